@@ -1,0 +1,247 @@
+"""The ``dice-referee`` command line: one entry point, a subcommand per capability.
+
+This module is the composition root: it may import every package, but only inside the subcommand
+that needs it, so ``dice-referee settle`` never loads OpenCV or Flask.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from dice_referee import __version__
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _emit(obj: Any, out: TextIO) -> None:
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
+
+
+def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Settles each JSON line of stdin; a bad line gets ``{"error": ...}`` and the exit status 1."""
+    from referee.errors import RefereeError
+    from referee.jsonio import settle_json
+
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    status = 0
+    for number, line in enumerate(stdin, start=1):
+        if not line.strip():
+            continue
+        try:
+            result = settle_json(json.loads(line))
+        except json.JSONDecodeError as error:
+            result, status = {"error": f"line {number}: not JSON: {error.msg} at column {error.colno}"}, 1
+        except RefereeError as error:
+            result, status = {"error": f"line {number}: {error}"}, 1
+        except (TypeError, ValueError, RecursionError) as error:  # malformed beyond what the parser names
+            result, status = {"error": f"line {number}: malformed table: {error}"}, 1
+        _emit(result, stdout)
+    return status
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Plays random legal games and prints a JSON summary of the invariants checked."""
+    from referee.errors import RefereeError
+    from referee.rules import find_ruleset
+    from referee.simulate import default_players, simulate
+
+    try:
+        rules = find_ruleset(args.game, args.variant or ())
+        rules.check_players(args.players)
+        players = default_players(args.players)
+    except (RefereeError, ValueError) as error:
+        print(f"dice-referee simulate: {error}", file=sys.stderr)
+        return 2
+    if args.games < 0:
+        print("dice-referee simulate: --games must be >= 0", file=sys.stderr)
+        return 2
+    report = simulate(rules, players, args.games, args.seed)
+    _emit(report.to_json(), sys.stdout)
+    return 0 if report.ok else 1
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replays a game record and prints the final state (or every state with --steps)."""
+    from referee.errors import RefereeError
+    from referee.jsonio import payout_to_json
+    from referee.record import read_record
+    from referee.state import new_game, outcome, preview
+
+    try:
+        with open(args.record, encoding="utf-8") as handle:
+            state = read_record(handle)
+    except OSError as error:
+        print(f"dice-referee replay: cannot read {args.record}: {error.strerror}", file=sys.stderr)
+        return 2
+    except RefereeError as error:
+        print(f"dice-referee replay: {args.record}: {error}", file=sys.stderr)
+        return 1
+    if args.steps:
+        from referee.record import event_to_json
+        from referee.state import apply
+
+        step = new_game(state.ruleset, state.players, state.neutral)
+        print(step.to_notation())
+        for event in state.history:
+            step = apply(step, event)
+            print(f"{step.to_notation()}    # {json.dumps(event_to_json(event))}")
+        return 0
+    result = outcome(state)
+    summary: dict[str, Any] = {
+        "notation": state.to_notation(),
+        "events": len(state.history),
+        "money": {str(p): v for p, v in state.money().items()},
+        "preview": payout_to_json(preview(state)),
+    }
+    if result is not None:
+        summary["winners"] = [str(w) for w in result.winners]
+        summary["standings"] = [
+            {"player": str(s.player), "money": s.money_usd, "banknotes": s.banknotes, "rank": s.rank}
+            for s in result.standings
+        ]
+    _emit(summary, sys.stdout)
+    return 0
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Plays one random legal game and narrates it, optionally writing its game record."""
+    from referee.errors import RefereeError
+    from referee.events import RoundScored
+    from referee.narrate import describe, describe_payout
+    from referee.record import record_lines
+    from referee.rules import find_ruleset
+    from referee.scoring import rank_standings
+    from referee.simulate import default_players, play
+    from referee.state import preview
+
+    try:
+        rules = find_ruleset(args.game, args.variant or ())
+        rules.check_players(args.players)
+        players = default_players(args.players)
+    except (RefereeError, ValueError) as error:
+        print(f"dice-referee play: {error}", file=sys.stderr)
+        return 2
+    before = None
+    state = None
+    for event, state in play(rules, players, args.seed):
+        if event is not None and before is not None:
+            if isinstance(event, RoundScored):
+                print(f"-- round {before.round} settlement --")
+                for line in describe_payout(preview(before)):
+                    print(f"   {line}")
+            print(describe(event, before))
+            if args.notation:
+                print(f"   {state.to_notation()}")
+        before = state
+    assert state is not None
+    print("-- final standings (money, then number of banknotes) --")
+    for standing in rank_standings(dict(zip(state.players, state.won, strict=True))):
+        print(f"{standing.rank}. {standing.player}: ${standing.money_usd:,} in {standing.banknotes} notes")
+    if args.record:
+        try:
+            with open(args.record, "w", encoding="utf-8") as handle:
+                handle.writelines(line + "\n" for line in record_lines(state))
+        except OSError as error:
+            print(f"dice-referee play: cannot write {args.record}: {error.strerror}", file=sys.stderr)
+            return 2
+        print(f"game record written to {args.record} (replay it with: dice-referee replay {args.record})")
+    return 0
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """Lists the games and variants the referee knows."""
+    from referee.rules import RULESETS, VARIANTS
+
+    for rules in RULESETS:
+        print(f"{rules.name}: {rules.min_players}-{rules.max_players} players, {rules.rounds} rounds, "
+              f"{rules.dice_per_player} dice each, minimum ${rules.minimum_usd_for(rules.min_players):,} per casino")  # fmt: skip
+    print("variants (combine with +, e.g. las-vegas+neutral+biggy):")
+    for variant in VARIANTS:
+        aliases = f" (also: {', '.join(variant.aliases)})" if variant.aliases else ""
+        print(f"  {variant.name}: {variant.summary}{aliases}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="dice-referee",
+        description="Referee dice games on a real table: rules engine, camera pipeline and live page.",
+    )
+    parser.add_argument("--version", action="version", version=f"dice-referee {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    settle = sub.add_parser(
+        "settle",
+        help="settle tables given as JSON lines on stdin",
+        description="Reads one table per line on stdin and writes its payout as one JSON line. "
+        'Input: {"game": "las-vegas", "neutral": ["white"], "casinos": [{"casino": 1, '
+        '"dice": {"red": 3}, "biggy": {"red": 1}, "banknotes": [60000, 20000]}, ...]}. '
+        "A malformed line gets {\"error\": ...}; the other lines are still answered and the exit status is 1.",
+    )
+    settle.set_defaults(handler=run_settle)
+
+    simulate = sub.add_parser(
+        "simulate",
+        help="play random legal games and check the referee's invariants",
+        description="Plays G random legal games from a seed and prints a JSON summary: games_per_s and "
+        "the invariants checked (money conserved, every die placed once per round, preview equals "
+        "settlement, cancelled owners paid nothing, rounds played). Exit status 1 if one fails.",
+    )
+    simulate.add_argument("--players", type=int, required=True, help="number of players")
+    simulate.add_argument("--variant", action="extend", nargs="+", metavar="NAME",
+                          help="variant(s) to apply (see 'dice-referee rules'); repeatable")  # fmt: skip
+    simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    simulate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    simulate.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
+    simulate.set_defaults(handler=run_simulate)
+
+    replay = sub.add_parser(
+        "replay",
+        help="replay a game record (JSON lines) and print its state",
+        description="Replays a game record written by the referee, checking every event against the "
+        "rules, and prints the final table notation, money and standings as JSON.",
+    )
+    replay.add_argument("record", help="path of the .jsonl game record")
+    replay.add_argument("--steps", action="store_true", help="print the table notation after every event")
+    replay.set_defaults(handler=run_replay)
+
+    play = sub.add_parser(
+        "play",
+        help="play and narrate one random legal game",
+        description="Plays one random legal game from a seed and narrates every deal, roll, placement "
+        "and settlement with its reasons; --record writes the game record (JSON lines).",
+    )
+    play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    play.add_argument("--variant", action="extend", nargs="+", metavar="NAME", help="variant(s) to apply")
+    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    play.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
+    play.add_argument("--notation", action="store_true", help="print the table notation after every event")
+    play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
+    play.set_defaults(handler=run_play)
+
+    rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")
+    rules.set_defaults(handler=run_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

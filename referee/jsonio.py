@@ -1,0 +1,225 @@
+"""JSON shapes shared by the command line, the camera pipeline and the web page.
+
+The *table* shape (input of ``dice-referee settle``, ``casinos`` of the ``watch`` lines)::
+
+    {"game": "las-vegas", "neutral": ["white"],
+     "casinos": [{"casino": 1, "dice": {"red": 3, "white": 1}, "biggy": {"red": 1},
+                  "banknotes": [60000, 20000]}, ...]}
+
+``dice`` counts normal dice and ``biggy`` counts Biggys per owner; ``game`` (default ``las-vegas``),
+``variants``, ``neutral`` and ``biggy`` are optional. The *payout* shape (its output)::
+
+    {"casinos": [{"casino": 1, "counts": {"red": 5, "white": 1}, "cancelled": [],
+                  "paid": [{"owner": "red", "banknote": 60000}], "returned": [20000],
+                  "ties": [], "ranking": [...], "reasons": ["red takes $60,000 with 5 dice", ...]}, ...],
+     "totals": {"red": 60000}}
+
+``counts`` weigh a Biggy as two dice; ``paid`` lists real players only; ``returned`` lists every note
+that goes back under the pile, including notes won by a neutral owner; ``totals`` lists the players
+paid. ``ties``, ``ranking`` and ``reasons`` explain the result.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.errors import ImpossibleTableError, NotationError
+from referee.rules import VARIANTS, RuleSet, find_ruleset
+from referee.scoring import CasinoPayout, RoundPayout, score_casino
+from referee.types import CasinoId, Colour
+
+__all__ = ["Table", "TableCasino", "casino_to_json", "payout_to_json", "settle_json", "table_from_json"]
+
+
+@dataclass(frozen=True, slots=True)
+class TableCasino:
+    """One casino of a table read from JSON."""
+
+    casino: CasinoId
+    """Which casino."""
+    dice: tuple[tuple[Colour, int], ...]
+    """Normal dice per owner."""
+    biggies: tuple[tuple[Colour, int], ...]
+    """Biggys per owner."""
+    banknotes: tuple[int, ...]
+    """Notes in dollars, highest first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A table to settle: casinos with dice and notes, and which colours are neutral."""
+
+    casinos: tuple[TableCasino, ...]
+    """The casinos given, in input order."""
+    neutral: tuple[Colour, ...]
+    """Neutral colours: each is an imaginary owner whose notes go under the pile."""
+    biggy_weight: int
+    """How many dice a Biggy counts as."""
+
+    def counts(self, casino: TableCasino) -> dict[Colour, int]:
+        """Weighted dice per owner at one casino."""
+        counts = dict(casino.dice)
+        for owner, biggies in casino.biggies:
+            counts[owner] = counts.get(owner, 0) + self.biggy_weight * biggies
+        return counts
+
+    def settle(self) -> RoundPayout:
+        """Settles every casino given."""
+        return RoundPayout(
+            tuple(score_casino(c.casino, self.counts(c), c.banknotes, self.neutral) for c in self.casinos)
+        )
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise NotationError(f"{what} must be a JSON object, got {value!r}")
+    return value
+
+
+def _whole(value: Any, what: str, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise NotationError(f"{what} must be a whole number >= {minimum}, got {value!r}")
+    return value
+
+
+def _dice(value: Any, what: str) -> tuple[tuple[Colour, int], ...]:
+    counts: dict[Colour, int] = {}
+    for name, count in _object(value, what).items():
+        colour = Colour.from_str(name)
+        if colour in counts:
+            raise NotationError(f"{what}: {colour} is given twice")
+        counts[colour] = _whole(count, f"{what}[{name!r}]")
+    return tuple((colour, count) for colour, count in counts.items() if count)
+
+
+def table_from_json(obj: Any) -> Table:
+    """Reads and checks a table in the JSON table shape.
+
+    Raises:
+        NotationError: a missing or mistyped field, an unknown colour, casino or game.
+        ImpossibleTableError: more dice or notes than the game has, a casino given twice.
+    """
+    obj = _object(obj, "a table")
+    unknown = set(obj) - {"game", "variants", "neutral", "casinos"}
+    if unknown:
+        raise NotationError(f"unknown field(s) {sorted(unknown)}; expected game, variants, neutral, casinos")
+    game = obj.get("game", "las-vegas")
+    variants = obj.get("variants")
+    if variants is not None and (not isinstance(variants, list) or not all(isinstance(v, str) for v in variants)):
+        raise NotationError(f"'variants' must be a list of variant names, got {variants!r}")
+    if not isinstance(game, str):
+        raise NotationError(f"'game' must be a game name, got {game!r}")
+    try:
+        rules = find_ruleset(game, variants or ())
+        # Without variants, accept anything some variant of the game allows.
+        loosest = rules if variants is not None else find_ruleset(game, [v.name for v in VARIANTS])
+    except ValueError as error:
+        raise NotationError(str(error)) from None
+    neutral_list = obj.get("neutral", [])
+    if not isinstance(neutral_list, list):
+        raise NotationError(f"'neutral' must be a list of colours, got {neutral_list!r}")
+    neutral = tuple(dict.fromkeys(Colour.from_str(name) for name in neutral_list))
+    casinos_list = obj.get("casinos")
+    if not isinstance(casinos_list, list):
+        raise NotationError("'casinos' must be a list of casino objects")
+
+    casinos = []
+    seen: set[CasinoId] = set()
+    for index, item in enumerate(casinos_list):
+        item = _object(item, f"casinos[{index}]")
+        extra = set(item) - {"casino", "dice", "biggy", "banknotes"}
+        if extra:
+            raise NotationError(f"casinos[{index}]: unknown field(s) {sorted(extra)}")
+        if "casino" not in item:
+            raise NotationError(f"casinos[{index}]: 'casino' (1 to 6) is missing")
+        casino = CasinoId.parse(item["casino"])
+        if casino in seen:
+            raise ImpossibleTableError(f"casino {int(casino)} is given twice")
+        seen.add(casino)
+        notes = item.get("banknotes", [])
+        if not isinstance(notes, list):
+            raise NotationError(f"casino {int(casino)}: 'banknotes' must be a list of dollar values")
+        denominations = loosest.deck_counts()
+        for note in notes:
+            if isinstance(note, bool) or note not in denominations:
+                values = ", ".join(str(v) for v in sorted(denominations))
+                raise ImpossibleTableError(f"casino {int(casino)}: {note!r} is not a banknote of {game} ({values})")
+        casinos.append(TableCasino(casino, _dice(item.get("dice", {}), f"casino {int(casino)} dice"),
+                                   _dice(item.get("biggy", {}), f"casino {int(casino)} biggy"),
+                                   tuple(sorted(notes, reverse=True))))  # fmt: skip
+    table = Table(tuple(casinos), neutral, rules.biggy_weight)
+    _check_components(table, loosest, variants is None, game)
+    return table
+
+
+def _check_components(table: Table, rules: RuleSet, loose: bool, game: str) -> None:
+    dice: Counter[Colour] = Counter()
+    biggies: Counter[Colour] = Counter()
+    notes: Counter[int] = Counter()
+    for casino in table.casinos:
+        dice.update(dict(casino.dice))
+        biggies.update(dict(casino.biggies))
+        notes.update(casino.banknotes)
+    neutral_max = max(rules.neutral_total_for(n) for n in range(rules.min_players, rules.max_players + 1))
+    max_biggies = rules.biggies_per_player
+    max_dice = rules.dice_per_player + (rules.biggies_per_player if loose else 0)
+    for colour in sorted({*dice, *biggies}, key=list(Colour).index):
+        if colour in table.neutral:
+            if biggies[colour]:
+                raise ImpossibleTableError(f"{colour} dice are neutral and neutral dice have no Biggy")
+            if dice[colour] > neutral_max:
+                raise ImpossibleTableError(f"{dice[colour]} neutral {colour} dice: {game} has at most {neutral_max}")
+            continue
+        if biggies[colour] > max_biggies:
+            raise ImpossibleTableError(f"{biggies[colour]} {colour} Biggys: a player has at most {max_biggies}")
+        if dice[colour] + (biggies[colour] if loose else 0) > max_dice:
+            raise ImpossibleTableError(
+                f"{dice[colour] + biggies[colour]} {colour} dice: a player has at most {max_dice}"
+                + (" (Biggy included)" if loose else "")
+            )
+    deck = rules.deck_counts()
+    for value, count in sorted(notes.items()):
+        if count > deck[value]:
+            raise ImpossibleTableError(f"{count} notes of ${value:,}: the {game} deck has {deck[value]}")
+
+
+def _colours(counts: Mapping[Colour, int]) -> dict[str, int]:
+    return {str(colour): count for colour, count in counts.items()}
+
+
+def casino_to_json(payout: CasinoPayout) -> dict[str, Any]:
+    """One casino's payout in the JSON payout shape."""
+    return {
+        "casino": int(payout.casino),
+        "counts": _colours(dict(payout.counts)),
+        "cancelled": [str(owner) for owner in payout.cancelled],
+        "paid": [{"owner": str(p.owner), "banknote": p.banknote_usd} for p in payout.paid],
+        "returned": list(payout.returned),
+        "ties": [{"count": tie.count, "owners": [str(o) for o in tie.owners]} for tie in payout.ties],
+        "ranking": [
+            {"owner": str(p.owner), "count": p.count, "banknote": p.banknote_usd, "neutral": p.neutral}
+            for p in payout.ranking
+        ],
+        "reasons": payout.explain(),
+    }
+
+
+def payout_to_json(payout: RoundPayout) -> dict[str, Any]:
+    """A round payout (or live preview) in the JSON payout shape."""
+    return {
+        "casinos": [casino_to_json(casino) for casino in payout.casinos],
+        "totals": _colours(payout.totals()),
+    }
+
+
+def settle_json(obj: Any) -> dict[str, Any]:
+    """The ``dice-referee settle`` contract: a table in, its payout out.
+
+    Raises:
+        NotationError: malformed input.
+        ImpossibleTableError: a table the game's components cannot make.
+    """
+    return payout_to_json(table_from_json(obj).settle())

@@ -1,0 +1,261 @@
+"""Random legal games from a seed: the only random number generator of the referee.
+
+Used by the tests (invariants over thousands of games), by the benchmark, by ``dice-referee simulate``
+and by the synthetic image renderer (realistic table states). Every game is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.rules import RuleSet
+from referee.state import GameState, Phase, apply, new_game, outcome, place_all, preview
+from referee.types import Colour
+
+__all__ = ["DEFAULT_PLAYERS", "Dealer", "SimulationReport", "default_players", "play", "random_game", "simulate"]
+
+#: Player colours used when only a count is given (white is kept for the neutral dice).
+DEFAULT_PLAYERS: tuple[Colour, ...] = (
+    Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.YELLOW, Colour.GREY, Colour.VIOLET,
+)  # fmt: skip
+
+_FACES = (1, 2, 3, 4, 5, 6)
+
+
+def default_players(count: int) -> tuple[Colour, ...]:
+    """The first ``count`` default player colours."""
+    if not 1 <= count <= len(DEFAULT_PLAYERS):
+        raise ValueError(f"between 1 and {len(DEFAULT_PLAYERS)} players, got {count}")
+    return DEFAULT_PLAYERS[:count]
+
+
+class Dealer:
+    """The face-down pile of one game: shuffled once, notes not won go under it."""
+
+    def __init__(self, ruleset: RuleSet, rng: random.Random) -> None:
+        self.pile = ruleset.deck_notes()
+        rng.shuffle(self.pile)
+
+    def deal(self, casinos: int, minimum_usd: int) -> BanknotesDealt:
+        """Deals each casino in turn from the top until it holds the minimum (or the pile is empty)."""
+        dealt = []
+        for _ in range(casinos):
+            notes: list[int] = []
+            while sum(notes) < minimum_usd and self.pile:
+                notes.append(self.pile.pop())
+            dealt.append(tuple(notes))
+        return BanknotesDealt(tuple(dealt))
+
+    def put_under(self, notes: Sequence[int]) -> None:
+        """Puts notes face down under the pile."""
+        self.pile[:0] = notes
+
+
+def _roll(state: GameState, rng: random.Random) -> DiceRolled:
+    seat = state.turn
+    random_ = rng.random
+    biggies, neutral = state.held_biggies[seat], state.held_neutral[seat]
+    return DiceRolled(
+        state.players[seat],
+        tuple([int(random_() * 6) + 1 for _ in range(state.held_dice[seat])]),
+        tuple([int(random_() * 6) + 1 for _ in range(biggies)]) if biggies else (),
+        tuple([int(random_() * 6) + 1 for _ in range(neutral)]) if neutral else (),
+    )
+
+
+def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.Random,
+         neutral: Colour = Colour.WHITE, dealer: Dealer | None = None,
+         ) -> Iterator[tuple[Event | None, GameState]]:  # fmt: skip
+    """Plays one random legal game, yielding ``(event, state)`` after every event.
+
+    The first item is ``(None, initial state)``. Rolls are uniform; the player to place picks one of
+    the rolled values uniformly. Deals follow the rulebook with a pile shuffled once per game.
+
+    Args:
+        ruleset: the rules.
+        players: colours in seat order.
+        seed: an int seed or a ``random.Random`` to draw from.
+        neutral: the neutral colour when the rule set has neutral dice.
+        dealer: the pile to deal from (made from ``seed`` when not given); callers pass their own to
+            inspect it.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    state = new_game(ruleset, players, neutral)
+    dealer = dealer or Dealer(ruleset, rng)
+    minimum = ruleset.minimum_usd_for(len(state.players))
+    yield None, state
+    while True:
+        phase = state.phase
+        event: Event
+        if phase is Phase.ROLL:
+            event = _roll(state, rng)
+        elif phase is Phase.PLACE:
+            roll = state.roll
+            assert roll is not None
+            event = place_all(state, rng.choice((*roll.dice, *roll.biggies, *roll.neutral)))
+        elif phase is Phase.DEAL:
+            event = dealer.deal(ruleset.casinos, minimum)
+        elif phase is Phase.PREROLL:
+            event = NeutralDiceRolled(tuple(rng.choices(_FACES, k=ruleset.neutral_preroll_for(len(players)))))
+        elif phase is Phase.SETTLE:
+            dealer.put_under(preview(state).returned())
+            event = RoundScored()
+        else:
+            return
+        state = apply(state, event)
+        yield event, state
+
+
+def random_game(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.Random) -> GameState:
+    """Plays one random legal game to the end and returns the final state (with its history)."""
+    state = None
+    for _, state in play(ruleset, players, seed):
+        pass
+    assert state is not None
+    return state
+
+
+@dataclass
+class SimulationReport:
+    """What :func:`simulate` measured and checked."""
+
+    ruleset: str
+    players: list[str]
+    games: int
+    seed: int
+    events: int = 0
+    turns: int = 0
+    rounds: int = 0
+    seconds: float = 0.0
+    checks: Counter[str] = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)
+    wins: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def ok(self) -> bool:
+        """True when every invariant held in every game."""
+        return not self.failures
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON summary printed by ``dice-referee simulate``."""
+        names = ("money_conserved", "every_die_placed_once_per_round", "preview_equals_settlement",
+                 "cancelled_receive_nothing", "rounds_match_ruleset")  # fmt: skip
+        failed = {f.split(":", 1)[0] for f in self.failures}
+        return {
+            "ruleset": self.ruleset,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "events": self.events,
+            "turns": self.turns,
+            "rounds": self.rounds,
+            "seconds": round(self.seconds, 4),
+            "games_per_s": round(self.games / self.seconds, 1) if self.seconds else None,
+            "us_per_turn": round(1e6 * self.seconds / self.turns, 2) if self.turns else None,
+            "invariants": {name: name not in failed for name in names},
+            "checks": {name: self.checks[name] for name in names},
+            "ok": self.ok,
+            "failures": self.failures[:20],
+            "wins": dict(sorted(self.wins.items())),
+        }
+
+
+def simulate(ruleset: RuleSet, players: Sequence[Colour | str], games: int, seed: int) -> SimulationReport:
+    """Plays ``games`` random games and checks the referee's invariants after every round.
+
+    Game ``i`` uses the seed ``random.Random(seed)``'s ``i``-th 64-bit draw, reported with any failure
+    so that the game can be replayed alone.
+
+    Invariants: money is conserved (after every settlement the engine's pile, derived from the deck
+    less the notes won, holds exactly the notes of the physical pile kept by the dealer, and every
+    note dealt was paid or returned), every die is placed exactly once per round,
+    the payout preview equals the settlement, cancelled owners receive nothing, and the game lasts the
+    rule set's rounds.
+    """
+    report = SimulationReport(ruleset.name, [str(p) for p in players], games, seed)
+    master = random.Random(seed)
+    started = time.perf_counter()
+    for _ in range(games):
+        game_seed = master.getrandbits(64)
+        _check_game(ruleset, players, game_seed, report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _check_game(ruleset: RuleSet, players: Sequence[Colour | str], game_seed: int,
+                report: SimulationReport) -> None:  # fmt: skip
+    rng = random.Random(game_seed)
+    dealer = Dealer(ruleset, rng)
+    placed: Counter[str] = Counter()
+    state: GameState | None = None
+    previous: GameState | None = None
+    tag = f"(game seed {game_seed})"
+    for event, state in play(ruleset, players, rng, dealer=dealer):
+        report.events += 1
+        if isinstance(event, DiceRolled):
+            report.turns += 1
+        elif isinstance(event, DicePlaced):
+            placed.update({"dice": event.dice, "biggies": event.biggies, "neutral": event.neutral})
+        elif isinstance(event, NeutralDiceRolled):
+            placed["neutral"] += len(event.values)
+        elif isinstance(event, RoundScored):
+            assert previous is not None
+            report.rounds += 1
+            _check_round(previous, state, placed, Counter(dealer.pile), tag, report)
+            placed.clear()
+        previous = state
+    assert state is not None
+    report.checks["rounds_match_ruleset"] += 1
+    if state.round != ruleset.rounds or state.phase is not Phase.OVER:
+        report.failures.append(f"rounds_match_ruleset: ended in round {state.round} {tag}")
+    result = outcome(state)
+    if result is not None:
+        for winner in result.winners:
+            report.wins[str(winner)] += 1
+
+
+def _check_round(before: GameState, after: GameState, placed: Counter[str], pile: Counter[int], tag: str,
+                 report: SimulationReport) -> None:  # fmt: skip
+    rules = before.ruleset
+    n = len(before.players)
+    expected = {"dice": rules.dice_per_player * n, "biggies": rules.biggies_per_player * n,
+                "neutral": rules.neutral_total_for(n)}  # fmt: skip
+    on_casinos = {
+        "dice": sum(sum(c.dice) for c in before.casinos),
+        "biggies": sum(sum(c.biggies) for c in before.casinos),
+        "neutral": sum(c.neutral for c in before.casinos),
+    }
+    report.checks["every_die_placed_once_per_round"] += 1
+    if any(placed[k] != expected[k] or on_casinos[k] != expected[k] for k in expected):
+        report.failures.append(f"every_die_placed_once_per_round: placed {dict(placed)}, on casinos "
+                               f"{on_casinos}, expected {expected} {tag}")  # fmt: skip
+
+    payout = preview(before)
+    gained = {p: sum(a) - sum(b) for p, a, b in zip(before.players, after.won, before.won, strict=True)}
+    report.checks["preview_equals_settlement"] += 1
+    if {p: v for p, v in gained.items() if v} != payout.totals():
+        report.failures.append(f"preview_equals_settlement: preview {payout.totals()} settled {gained} {tag}")
+
+    report.checks["cancelled_receive_nothing"] += 1
+    for casino in payout.casinos:
+        paid = {p.owner for p in casino.paid}
+        if paid & set(casino.cancelled):
+            report.failures.append(f"cancelled_receive_nothing: casino {casino.casino} {tag}")
+
+    report.checks["money_conserved"] += 1
+    if +after.pile() != pile or sum(pile.elements()) + sum(map(sum, after.won)) != sum(
+        rules.deck_notes()
+    ):
+        report.failures.append(f"money_conserved: round {before.round}: pile {sorted(pile.elements())} "
+                               f"but the engine's is {sorted(after.pile().elements())} {tag}")  # fmt: skip
+    dealt = sum(len(c.banknotes) for c in before.casinos)
+    paid_count = sum(len(c.paid) for c in payout.casinos)
+    if dealt != paid_count + len(payout.returned()):
+        report.failures.append(f"money_conserved: {dealt} notes dealt, {paid_count} paid, "
+                               f"{len(payout.returned())} returned {tag}")  # fmt: skip

@@ -159,8 +159,9 @@ def run_rules(args: argparse.Namespace) -> int:
     from referee.rules import RULESETS, VARIANTS
 
     for rules in RULESETS:
+        minimum = rules.minimum_usd_for(rules.min_players)
         print(f"{rules.name}: {rules.min_players}-{rules.max_players} players, {rules.rounds} rounds, "
-              f"{rules.dice_per_player} dice each, minimum ${rules.minimum_usd_for(rules.min_players):,} per casino")  # fmt: skip
+              f"{rules.dice_per_player} dice each, minimum ${minimum:,} per casino")  # fmt: skip
     print("variants (combine with +, e.g. las-vegas+neutral+biggy):")
     for variant in VARIANTS:
         aliases = f" (also: {', '.join(variant.aliases)})" if variant.aliases else ""
@@ -183,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reads one table per line on stdin and writes its payout as one JSON line. "
         'Input: {"game": "las-vegas", "neutral": ["white"], "casinos": [{"casino": 1, '
         '"dice": {"red": 3}, "biggy": {"red": 1}, "banknotes": [60000, 20000]}, ...]}. '
-        "A malformed line gets {\"error\": ...}; the other lines are still answered and the exit status is 1.",
+        'A malformed line gets {"error": ...}; the other lines are still answered and the exit status is 1.',
     )
     settle.set_defaults(handler=run_settle)
 

@@ -22,6 +22,6 @@ def fast_constructor(cls: type[T]) -> Callable[..., T]:
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     namespace.update({f"_set_{name}": getattr(cls, name).__set__ for name in names})
     body = "".join(f"    _set_{name}(obj, {name})\n" for name in names)
-    exec(f"def make({', '.join(names)}):\n    obj = _new(_cls)\n{body}    return obj\n", namespace)  # noqa: S102
+    exec(f"def make({', '.join(names)}):\n    obj = _new(_cls)\n{body}    return obj\n", namespace)
     make: Callable[..., T] = namespace["make"]
     return make

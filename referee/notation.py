@@ -239,7 +239,9 @@ def _check(state: GameState) -> None:
     if roll is not None:
         seat = state.turn
         if (len(roll.dice), len(roll.biggies), len(roll.neutral)) != (
-            state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat]
+            state.held_dice[seat],
+            state.held_biggies[seat],
+            state.held_neutral[seat],
         ):
             problems.append(f"{roll.player}'s roll must have one face per die he holds")
     pile = state.pile()

@@ -246,11 +246,9 @@ def rank_standings(won: Mapping[Colour, Sequence[int]]) -> tuple[Standing, ...]:
     """
     keyed = [(sum(notes), len(notes), player) for player, notes in won.items()]
     ordered = sorted(keyed, key=lambda item: (-item[0], -item[1]))
-    standings = []
+    standings: list[Standing] = []
     for index, (money, count, player) in enumerate(ordered):
-        if index and (money, count) == ordered[index - 1][:2]:
-            rank = standings[-1].rank
-        else:
-            rank = index + 1
+        tied = index and (money, count) == ordered[index - 1][:2]
+        rank = standings[-1].rank if tied else index + 1
         standings.append(Standing(player, money, count, rank))
     return tuple(standings)

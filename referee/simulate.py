@@ -114,11 +114,8 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
 
 def random_game(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.Random) -> GameState:
     """Plays one random legal game to the end and returns the final state (with its history)."""
-    state = None
-    for _, state in play(ruleset, players, seed):
-        pass
-    assert state is not None
-    return state
+    *_, (_, final) = play(ruleset, players, seed)
+    return final
 
 
 @dataclass
@@ -249,9 +246,7 @@ def _check_round(before: GameState, after: GameState, placed: Counter[str], pile
             report.failures.append(f"cancelled_receive_nothing: casino {casino.casino} {tag}")
 
     report.checks["money_conserved"] += 1
-    if +after.pile() != pile or sum(pile.elements()) + sum(map(sum, after.won)) != sum(
-        rules.deck_notes()
-    ):
+    if +after.pile() != pile or sum(pile.elements()) + sum(map(sum, after.won)) != sum(rules.deck_notes()):
         report.failures.append(f"money_conserved: round {before.round}: pile {sorted(pile.elements())} "
                                f"but the engine's is {sorted(after.pile().elements())} {tag}")  # fmt: skip
     dealt = sum(len(c.banknotes) for c in before.casinos)

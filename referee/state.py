@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee._fast import fast_constructor
 from referee.errors import (
@@ -515,7 +516,7 @@ def _score(state: GameState, event: RoundScored) -> GameState:
     )  # fmt: skip
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     BanknotesDealt: _deal,
     NeutralDiceRolled: _neutral_preroll,
     DiceRolled: _roll,
@@ -544,7 +545,7 @@ def apply(state: GameState, event: Event) -> GameState:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise IllegalEventError(f"not an event: {event!r}")
-    return handler(state, event)  # type: ignore[operator]
+    return handler(state, event)
 
 
 def replay(state: GameState, events: Sequence[Event]) -> GameState:
@@ -586,11 +587,7 @@ def legal_placements(state: GameState) -> tuple[DicePlaced, ...]:
 def preview(state: GameState) -> RoundPayout:
     """Who would receive which note if the round ended now (equal to the settlement at round end)."""
     neutral = () if state.neutral is None else (state.neutral,)
-    return RoundPayout(
-        tuple(
-            _score_table(state, number, neutral) for number in range(1, state.ruleset.casinos + 1)
-        )
-    )
+    return RoundPayout(tuple(_score_table(state, number, neutral) for number in range(1, state.ruleset.casinos + 1)))
 
 
 def _score_table(state: GameState, number: int, neutral: tuple[Colour, ...]) -> CasinoPayout:

@@ -51,7 +51,7 @@ class Colour(enum.Enum):
         return _LETTERS[self]
 
     @classmethod
-    def from_str(cls, name: str) -> Colour:
+    def from_str(cls, name: object) -> Colour:
         """Parses a colour name, case-insensitively, accepting common aliases.
 
         Raises:
@@ -59,8 +59,7 @@ class Colour(enum.Enum):
         """
         if not isinstance(name, str):
             raise NotationError(f"a colour must be a string, got {name!r}")
-        key = name.strip().lower()
-        colour = _BY_NAME.get(key)
+        colour = _BY_NAME.get(name.strip().lower())
         if colour is None:
             known = ", ".join(c.value for c in cls)
             raise NotationError(f"unknown colour {name!r}; known colours: {known}")

@@ -9,8 +9,18 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
-    "referee": {"numpy", "cv2", "torch", "flask", "ultralytics", "onnxruntime", "vision", "web", "models",
-                "dice_referee"},
+    "referee": {
+        "numpy",
+        "cv2",
+        "torch",
+        "flask",
+        "ultralytics",
+        "onnxruntime",
+        "vision",
+        "web",
+        "models",
+        "dice_referee",
+    },
     "vision": {"web", "flask", "torch", "ultralytics", "dice_referee"},
     "models": {"web", "flask", "dice_referee"},
 }

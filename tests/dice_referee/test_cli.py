@@ -1,0 +1,124 @@
+"""The command-line contracts, run as a user runs them (a subprocess, JSON in and out)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(sys.executable).with_name("dice-referee")
+
+
+def cli(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "dice_referee", *args], input=stdin, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+
+
+def test_console_script_is_installed():
+    out = subprocess.run([str(SCRIPT), "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("dice-referee ")
+
+
+@pytest.mark.parametrize("command", ["settle", "simulate", "replay", "play", "rules"])
+def test_every_subcommand_has_help(command):
+    out = cli(command, "--help")
+    assert out.returncode == 0 and "usage: dice-referee" in out.stdout
+
+
+EXAMPLE = {"game": "las-vegas", "neutral": ["white"],
+           "casinos": [{"casino": 1, "dice": {"red": 3, "white": 1}, "biggy": {"red": 1},
+                        "banknotes": [60000, 20000]}]}  # fmt: skip
+
+
+def test_settle_contract_one_line_out_per_line_in():
+    second = {"casinos": [{"casino": 3, "dice": {"red": 5, "blue": 3, "green": 3, "black": 1},
+                           "banknotes": [60000, 30000]}]}  # fmt: skip
+    out = cli("settle", stdin=json.dumps(EXAMPLE) + "\n" + json.dumps(second) + "\n")
+    assert out.returncode == 0, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(lines) == 2
+    first = lines[0]["casinos"][0]
+    assert first["counts"] == {"red": 5, "white": 1}
+    assert first["paid"] == [{"owner": "red", "banknote": 60000}]
+    assert first["returned"] == [20000] and first["cancelled"] == []
+    assert lines[0]["totals"] == {"red": 60000}
+    assert lines[1]["casinos"][0]["cancelled"] == ["blue", "green"]
+    assert lines[1]["totals"] == {"red": 60000, "black": 30000}
+
+
+def test_settle_answers_every_line_and_fails_on_a_bad_one():
+    stdin = "\n".join([json.dumps(EXAMPLE), "{broken", '{"casinos": [{"casino": 9}]}', "[1, 2]",
+                       json.dumps({"casinos": [{"casino": 1, "dice": {"red": 12}}]}), json.dumps(EXAMPLE)])  # fmt: skip
+    out = cli("settle", stdin=stdin + "\n")
+    assert out.returncode == 1
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert len(lines) == 6
+    assert lines[0] == lines[5] and "casinos" in lines[0]
+    assert lines[1]["error"].startswith("line 2: not JSON")
+    assert "numbered 1 to 6" in lines[2]["error"]
+    assert "must be a JSON object" in lines[3]["error"]
+    assert "12 red dice" in lines[4]["error"]
+    assert "Traceback" not in out.stderr
+
+
+def test_simulate_prints_a_summary_of_checked_invariants():
+    out = cli("simulate", "--players", "3", "--variant", "neutral", "biggy", "--games", "30", "--seed", "5")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["ruleset"] == "las-vegas+neutral+biggy"
+    assert summary["games"] == 30 and summary["games_per_s"] > 0
+    assert summary["invariants"] == {
+        "money_conserved": True, "every_die_placed_once_per_round": True, "preview_equals_settlement": True,
+        "cancelled_receive_nothing": True, "rounds_match_ruleset": True,
+    }  # fmt: skip
+    assert summary["checks"]["preview_equals_settlement"] == 120
+    # Deterministic: the same seed plays the same games.
+    again = json.loads(cli("simulate", "--players", "3", "--variant", "neutral", "--variant", "biggy", "--games",
+                           "30", "--seed", "5").stdout)  # fmt: skip
+    assert (again["events"], again["wins"]) == (summary["events"], summary["wins"])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "9"], "2 to 5 players, not 9"),
+        (["--players", "3", "--variant", "kickers"], "unknown variant"),
+        (["--players", "3", "--games", "-1"], "--games must be >= 0"),
+    ],
+)
+def test_simulate_bad_arguments(args, message):
+    out = cli("simulate", *args)
+    assert out.returncode == 2 and message in out.stderr
+
+
+def test_play_writes_a_record_that_replays(tmp_path):
+    record = tmp_path / "game.jsonl"
+    out = cli("play", "--players", "3", "--variant", "neutral", "--seed", "4", "--record", str(record))
+    assert out.returncode == 0, out.stderr
+    assert "-- round 4 settlement --" in out.stdout and "final standings" in out.stdout
+    replayed = cli("replay", str(record))
+    assert replayed.returncode == 0, replayed.stderr
+    summary = json.loads(replayed.stdout)
+    assert summary["notation"].startswith("las-vegas+neutral rbg/w 4 over")
+    assert summary["winners"] and len(summary["standings"]) == 3
+    for line in out.stdout.splitlines():
+        if line[:2] == "1.":
+            assert line.startswith(f"1. {summary['standings'][0]['player']}: ")
+    steps = cli("replay", "--steps", str(record)).stdout.splitlines()
+    assert len(steps) == summary["events"] + 1
+
+
+def test_replay_errors(tmp_path):
+    missing = cli("replay", str(tmp_path / "nope.jsonl"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"record": "dice-referee", "version": 1, "ruleset": "las-vegas", "players": ["red", "blue"]}\n'
+                   '{"event": "rolled", "player": "red", "dice": [1, 2, 3, 4, 5, 6, 1, 2]}\n')  # fmt: skip
+    out = cli("replay", str(bad))
+    assert out.returncode == 1 and "event 1: no roll now: banknotes must be dealt first" in out.stderr
+
+
+def test_rules_lists_variants():
+    out = cli("rules")
+    assert out.returncode == 0 and "neutral:" in out.stdout and "six-players:" in out.stdout

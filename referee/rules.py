@@ -10,6 +10,7 @@ in a fixed order, so ``find_ruleset("las-vegas+biggy+neutral")`` and
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -234,6 +235,13 @@ def find_ruleset(name: str, variants: Iterable[str] = ()) -> RuleSet:
     """
     if not isinstance(name, str) or not name.strip():
         raise UnknownRuleSetError(f"a game name is a non-empty string, got {name!r}")
+    if isinstance(variants, str):
+        variants = (variants,)
+    return _find_ruleset(name, tuple(variants))
+
+
+@functools.lru_cache(maxsize=256)
+def _find_ruleset(name: str, variants: tuple[str, ...]) -> RuleSet:
     game, *parts = name.split("+")
     base = _GAME_ALIASES.get(_key(game))
     if base is None:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.errors import RefereeError
 from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.rules import RuleSet
 from referee.state import GameState, Phase, apply, new_game, outcome, place_all, preview
@@ -104,8 +105,15 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
         elif phase is Phase.PREROLL:
             event = NeutralDiceRolled(tuple(rng.choices(_FACES, k=ruleset.neutral_preroll_for(len(players)))))
         elif phase is Phase.SETTLE:
-            dealer.put_under(preview(state).returned())
             event = RoundScored()
+            before = state
+            state = apply(state, event)
+            # Notes that were on the table and were not won go back under the pile.
+            left = Counter(note for casino in before.casinos for note in casino.banknotes)
+            left.subtract(note for old, new in zip(before.won, state.won, strict=True) for note in new[len(old) :])
+            dealer.put_under(sorted(left.elements(), reverse=True))
+            yield event, state
+            continue
         else:
             return
         state = apply(state, event)
@@ -142,7 +150,7 @@ class SimulationReport:
     def to_json(self) -> dict[str, Any]:
         """The JSON summary printed by ``dice-referee simulate``."""
         names = ("money_conserved", "every_die_placed_once_per_round", "preview_equals_settlement",
-                 "cancelled_receive_nothing", "rounds_match_ruleset")  # fmt: skip
+                 "cancelled_receive_nothing", "rounds_match_ruleset", "legal_play_accepted")  # fmt: skip
         failed = {f.split(":", 1)[0] for f in self.failures}
         return {
             "ruleset": self.ruleset,
@@ -172,8 +180,8 @@ def simulate(ruleset: RuleSet, players: Sequence[Colour | str], games: int, seed
     Invariants: money is conserved (after every settlement the engine's pile, derived from the deck
     less the notes won, holds exactly the notes of the physical pile kept by the dealer, and every
     note dealt was paid or returned), every die is placed exactly once per round,
-    the payout preview equals the settlement, cancelled owners receive nothing, and the game lasts the
-    rule set's rounds.
+    the payout preview equals the settlement, cancelled owners receive nothing, the game lasts the
+    rule set's rounds, and the engine accepts every event of these legal games.
     """
     report = SimulationReport(ruleset.name, [str(p) for p in players], games, seed)
     master = random.Random(seed)
@@ -189,10 +197,19 @@ def _check_game(ruleset: RuleSet, players: Sequence[Colour | str], game_seed: in
                 report: SimulationReport) -> None:  # fmt: skip
     rng = random.Random(game_seed)
     dealer = Dealer(ruleset, rng)
+    tag = f"(game seed {game_seed})"
+    report.checks["legal_play_accepted"] += 1
+    try:
+        _play_checked(ruleset, players, rng, dealer, tag, report)
+    except RefereeError as error:  # the engine refused an event of a legal random game
+        report.failures.append(f"legal_play_accepted: {error} {tag}")
+
+
+def _play_checked(ruleset: RuleSet, players: Sequence[Colour | str], rng: random.Random, dealer: Dealer, tag: str,
+                  report: SimulationReport) -> None:  # fmt: skip
     placed: Counter[str] = Counter()
     state: GameState | None = None
     previous: GameState | None = None
-    tag = f"(game seed {game_seed})"
     for event, state in play(ruleset, players, rng, dealer=dealer):
         report.events += 1
         if isinstance(event, DiceRolled):

@@ -180,10 +180,13 @@ class GameState:
         """Weighted dice counts per owner at one casino (Biggys counted as the rule set says)."""
         table = self.casinos[casino - 1]
         weight = self.ruleset.biggy_weight
-        counts = {p: table.weighted(seat, weight) for seat, p in enumerate(self.players)}
-        if self.neutral is not None:
+        counts = {}
+        for player, dice, biggies in zip(self.players, table.dice, table.biggies, strict=True):
+            if dice or biggies:
+                counts[player] = dice + weight * biggies
+        if table.neutral and self.neutral is not None:
             counts[self.neutral] = table.neutral
-        return {owner: count for owner, count in counts.items() if count}
+        return counts
 
     def pile(self) -> Counter[int]:
         """Notes in the face-down pile: the deck less the notes on casinos and the notes won."""

@@ -70,7 +70,7 @@ def test_simulate_prints_a_summary_of_checked_invariants():
     assert summary["games"] == 30 and summary["games_per_s"] > 0
     assert summary["invariants"] == {
         "money_conserved": True, "every_die_placed_once_per_round": True, "preview_equals_settlement": True,
-        "cancelled_receive_nothing": True, "rounds_match_ruleset": True,
+        "cancelled_receive_nothing": True, "rounds_match_ruleset": True, "legal_play_accepted": True,
     }  # fmt: skip
     assert summary["checks"]["preview_equals_settlement"] == 120
     # Deterministic: the same seed plays the same games.

@@ -27,22 +27,45 @@ def test_invariants_hold_in_random_games(name, players):
     assert report.rounds == games * rounds
 
 
-def test_a_broken_engine_is_caught(monkeypatch):
-    """The invariant checks can fail: a settlement that forgets to pay casino 6 is reported."""
+def test_a_settlement_that_forgets_a_casino_is_caught(monkeypatch):
+    """The checks can fail: an engine whose settlement skips casino 6 differs from the preview."""
     import referee.state as state_module
 
     real = state_module.preview
 
     def forgetful(state):
         payout = real(state)
-        if state.phase is Phase.SETTLE:
-            return type(payout)(payout.casinos[:5])
-        return payout
+        return type(payout)(payout.casinos[:5]) if state.phase is Phase.SETTLE else payout
 
     monkeypatch.setattr(state_module, "preview", forgetful)
     report = simulate(find_ruleset("las-vegas"), default_players(3), 20, seed=1)
     assert not report.ok
-    assert report.to_json()["invariants"]["money_conserved"] is False
+    assert report.to_json()["invariants"]["preview_equals_settlement"] is False
+
+
+def test_a_settlement_that_prints_money_is_caught(monkeypatch):
+    """An engine that pays the first player an extra $90,000 note breaks money conservation."""
+    import referee.state as state_module
+
+    real = state_module.preview
+
+    class Generous:
+        def __init__(self, payout):
+            self.payout = payout
+
+        def notes_won(self):
+            won = self.payout.notes_won()
+            first = next(iter(won), None)
+            if first is not None:
+                won[first] = [*won[first], 90_000]
+            return won
+
+    monkeypatch.setattr(state_module, "preview", lambda state: Generous(real(state)))
+    report = simulate(find_ruleset("las-vegas"), default_players(3), 20, seed=1)
+    invariants = report.to_json()["invariants"]
+    assert invariants["money_conserved"] is False
+    # The engine itself then refuses to deal a note its pile no longer holds.
+    assert invariants["legal_play_accepted"] is False
 
 
 def test_same_seed_same_game_other_seed_other_game():

@@ -99,13 +99,13 @@ class CasinoPayout:
         lines = [tie.reason() for tie in self.ties]
         for payment in self.ranking:
             dice = _dice(payment.count)
+            who = f"{payment.owner} (neutral)" if payment.neutral else str(payment.owner)
             if payment.banknote_usd is None:
-                lines.append(f"{payment.owner} gets nothing: no note left for {dice}")
+                lines.append(f"{who} gets nothing: no note left for {dice}")
             elif payment.neutral:
-                lines.append(f"{payment.owner} (neutral) takes {format_usd(payment.banknote_usd)} with {dice}: "
-                             "it goes under the pile")  # fmt: skip
+                lines.append(f"{who} takes {format_usd(payment.banknote_usd)} with {dice}: it goes under the pile")
             else:
-                lines.append(f"{payment.owner} takes {format_usd(payment.banknote_usd)} with {dice}")
+                lines.append(f"{who} takes {format_usd(payment.banknote_usd)} with {dice}")
         return lines
 
 

@@ -10,9 +10,13 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from dice_referee import __version__
+
+if TYPE_CHECKING:
+    from referee.rules import RuleSet
+    from referee.types import Colour
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -45,19 +49,29 @@ def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Te
     return status
 
 
-def run_simulate(args: argparse.Namespace) -> int:
-    """Plays random legal games and prints a JSON summary of the invariants checked."""
+def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet, tuple[Colour, ...]] | None:
+    """The rule set and default player colours from --game/--variant/--players, or None after an error."""
     from referee.errors import RefereeError
     from referee.rules import find_ruleset
-    from referee.simulate import default_players, simulate
+    from referee.simulate import default_players
 
     try:
         rules = find_ruleset(args.game, args.variant or ())
         rules.check_players(args.players)
-        players = default_players(args.players)
+        return rules, default_players(args.players)
     except (RefereeError, ValueError) as error:
-        print(f"dice-referee simulate: {error}", file=sys.stderr)
+        print(f"dice-referee {command}: {error}", file=sys.stderr)
+        return None
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Plays random legal games and prints a JSON summary of the invariants checked."""
+    from referee.simulate import simulate
+
+    setup = _random_game_setup(args, "simulate")
+    if setup is None:
         return 2
+    rules, players = setup
     if args.games < 0:
         print("dice-referee simulate: --games must be >= 0", file=sys.stderr)
         return 2
@@ -111,22 +125,17 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """Plays one random legal game and narrates it, optionally writing its game record."""
-    from referee.errors import RefereeError
     from referee.events import RoundScored
     from referee.narrate import describe, describe_payout
     from referee.record import record_lines
-    from referee.rules import find_ruleset
     from referee.scoring import rank_standings
-    from referee.simulate import default_players, play
+    from referee.simulate import play
     from referee.state import preview
 
-    try:
-        rules = find_ruleset(args.game, args.variant or ())
-        rules.check_players(args.players)
-        players = default_players(args.players)
-    except (RefereeError, ValueError) as error:
-        print(f"dice-referee play: {error}", file=sys.stderr)
+    setup = _random_game_setup(args, "play")
+    if setup is None:
         return 2
+    rules, players = setup
     before = None
     state = None
     for event, state in play(rules, players, args.seed):

@@ -389,14 +389,20 @@ def _neutral_preroll(state: GameState, event: NeutralDiceRolled) -> GameState:
     )  # fmt: skip
 
 
+def _turn_seat(state: GameState, player: Colour, action: str) -> int:
+    """The seat of the player to act, after checking that ``player`` is that player."""
+    seat = state.turn
+    if state.players[seat] is not player:
+        state.seat(player)  # raises for a colour that is not playing
+        raise OutOfTurnError(f"it is {state.to_act}'s turn{action}, not {player}'s")
+    return seat
+
+
 def _roll(state: GameState, event: DiceRolled) -> GameState:
     if state.phase is not Phase.ROLL:
         raise _wrong_phase(state, "roll")
     player = event.player
-    seat = state.turn
-    if state.players[seat] is not player:
-        state.seat(player)  # raises for a colour that is not playing
-        raise OutOfTurnError(f"it is {state.to_act}'s turn, not {player}'s")
+    seat = _turn_seat(state, player, "")
     dice = _check_faces(event.dice, player, "die")
     biggies = _check_faces(event.biggies, player, "Biggy") if event.biggies else ()
     neutral = _check_faces(event.neutral, player, "neutral die") if event.neutral else ()
@@ -422,10 +428,7 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
     if state.phase is not Phase.PLACE:
         raise _wrong_phase(state, "placement")
     player = event.player
-    seat = state.turn
-    if state.players[seat] is not player:
-        state.seat(player)  # raises for a colour that is not playing
-        raise OutOfTurnError(f"it is {state.to_act}'s turn to place, not {player}'s")
+    seat = _turn_seat(state, player, " to place")
     value = event.casino
     if type(value) is not int or not 1 <= value <= 6:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:

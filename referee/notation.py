@@ -2,7 +2,7 @@
 
 Seven fields separated by single spaces::
 
-    las-vegas+neutral rbg/w 2 b:1356+26 2r1R:60,20/-:50/1w:90/-:40,10/-:70/3b:80 1,2,2 60/-/90,30
+    las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30
 
 1. **rule set**: its canonical name (game and variants joined by ``+``).
 2. **seats**: one colour letter per player in seat order (clockwise, round 1's start player first),

@@ -11,6 +11,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from referee._fast import fast_constructor
+from referee.errors import ImpossibleTableError
 from referee.types import CasinoId, Colour, format_usd
 
 __all__ = [
@@ -159,9 +160,20 @@ def score_casino(
 
     Returns:
         The payout with its ties, ranking and returned notes.
+
+    Raises:
+        ImpossibleTableError: for an owner that is not a ``Colour``, a negative or non-integer count,
+            or a banknote that is not a positive whole number of dollars.
     """
+    if not (_INT_TYPE.issuperset(map(type, counts.values())) and _INT_TYPE.issuperset(map(type, banknotes))):
+        _reject(counts, banknotes)
     # Rank by count, most first; colour order only fixes the listing order of tied owners.
-    ranked = sorted((-count, _COLOUR_ORDER[owner], owner) for owner, count in counts.items() if count > 0)
+    try:
+        ranked = sorted((-count, _COLOUR_ORDER[owner], owner) for owner, count in counts.items() if count > 0)
+    except KeyError as error:
+        raise ImpossibleTableError(f"casino {int(casino)}: {error.args[0]!r} is not a colour") from None
+    if min(counts.values(), default=0) < 0 or min(banknotes, default=1) <= 0:
+        _reject(counts, banknotes)
     notes = sorted(banknotes, reverse=True)
     ties: list[Tie] = []
     ranking: list[Payment] = []
@@ -189,6 +201,16 @@ def score_casino(
     return _casino_payout(casino, present, tuple(ties), tuple(ranking), tuple(returned))
 
 
+def _reject(counts: Mapping[Colour, int], banknotes: Sequence[int]) -> None:
+    for owner, count in counts.items():
+        if type(count) is not int or count < 0:
+            raise ImpossibleTableError(f"{owner} has {count!r} dice: a count is a whole number >= 0")
+    for note in banknotes:
+        if type(note) is not int or note <= 0:
+            raise ImpossibleTableError(f"{note!r} is not a banknote: notes are positive whole dollars")
+
+
+_INT_TYPE = {int}
 _tie = fast_constructor(Tie)
 _payment = fast_constructor(Payment)
 _casino_payout = fast_constructor(CasinoPayout)

@@ -24,6 +24,13 @@ def test_every_state_of_random_games_round_trips(name, players):
     assert len(seen_phases) >= 5
 
 
+def test_documented_example_parses():
+    text = "las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30"
+    state = GameState.from_notation(text)
+    assert state.to_notation() == text
+    assert state.roll.biggies == (4,) and state.held_dice == (5, 4, 7)
+
+
 def test_str_is_the_notation():
     state = next(play(find_ruleset("las-vegas"), default_players(2), 0))[1]
     assert str(state) == "las-vegas rb 1 deal -:-/-:-/-:-/-:-/-:-/-:- - -/-"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee import CasinoId, Colour, score_casino
+from referee import CasinoId, Colour, ImpossibleTableError, score_casino
 from referee.scoring import rank_standings
 
 R, B, G, K, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.WHITE
@@ -45,6 +45,22 @@ def test_score_casino(counts, notes, neutral, paid, cancelled, returned):
     assert list(payout.returned) == returned
     # Every note is either paid to a player or returned: nothing is created or lost.
     assert sorted([p.banknote_usd for p in payout.paid] + list(payout.returned)) == sorted(notes)
+
+
+@pytest.mark.parametrize(
+    ("counts", "notes", "message"),
+    [
+        ({R: -1}, [], "red has -1 dice"),
+        ({R: 1.5}, [], "red has 1.5 dice"),
+        ({R: True}, [], "red has True dice"),
+        ({"red": 2}, [], "'red' is not a colour"),
+        ({R: 1}, [0], "0 is not a banknote"),
+        ({R: 1}, ["60000"], "'60000' is not a banknote"),
+    ],
+)
+def test_bad_input_is_a_clear_error(counts, notes, message):
+    with pytest.raises(ImpossibleTableError, match=message):
+        score_casino(CasinoId(1), counts, notes)
 
 
 def test_ties_report_the_count_and_read_as_a_sentence():

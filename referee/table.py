@@ -1,0 +1,161 @@
+"""What a camera reads off the table, and the checks that keep impossible readings from the referee.
+
+The vision pipeline turns a stable frame into a :class:`TableSnapshot` written in referee types (the
+referee never sees a bounding box). :func:`validate` says, as :class:`Problem` flags, why a snapshot
+cannot be right for a game state, so the pipeline can hold an implausible reading back instead of
+feeding it to the referee. :meth:`TableSnapshot.from_state` is the reverse: the dice a state says lie
+on the table, which is also how synthetic training images get their labels.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from dataclasses import dataclass
+
+from referee.state import GameState, Phase
+from referee.types import Colour
+
+__all__ = ["DieReading", "Problem", "TableSnapshot", "findings", "validate"]
+
+
+@dataclass(frozen=True, slots=True)
+class DieReading:
+    """One die as read from an image.
+
+    Example:
+        >>> DieReading(Colour.RED, big=False, pips=5, confidence=0.97)
+        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97)
+    """
+
+    colour: Colour
+    """The colour read (owner, or the neutral colour)."""
+    big: bool
+    """True for a Biggy (judged by size on the table plane)."""
+    pips: int
+    """The face read, 1..6; 0 when it could not be read."""
+    confidence: float = 1.0
+    """The reader's confidence, 0..1."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSnapshot:
+    """The dice on the table at one moment: per casino, and in the rolling area (the tray)."""
+
+    frame_index: int
+    """Index of the frame it was read from."""
+    timestamp_s: float
+    """Time of that frame, in seconds from the start of the source."""
+    casinos: tuple[tuple[DieReading, ...], ...]
+    """Dice resting on each casino, casino 1 first."""
+    tray: tuple[DieReading, ...] = ()
+    """Dice rolled but not yet placed."""
+
+    @classmethod
+    def from_state(cls, state: GameState, frame_index: int = 0, timestamp_s: float = 0.0) -> TableSnapshot:
+        """The dice a game state says lie on the table (the roll waiting to be placed is in the tray)."""
+        casinos = []
+        for number, casino in enumerate(state.casinos, start=1):
+            dice: list[DieReading] = []
+            for player, normal, big in zip(state.players, casino.dice, casino.biggies, strict=True):
+                dice += [DieReading(player, False, number)] * normal + [DieReading(player, True, number)] * big
+            if casino.neutral and state.neutral is not None:
+                dice += [DieReading(state.neutral, False, number)] * casino.neutral
+            casinos.append(tuple(dice))
+        tray: list[DieReading] = []
+        roll = state.roll
+        if roll is not None:
+            tray += [DieReading(roll.player, False, v) for v in roll.dice]
+            tray += [DieReading(roll.player, True, v) for v in roll.biggies]
+            if state.neutral is not None:
+                tray += [DieReading(state.neutral, False, v) for v in roll.neutral]
+        return cls(frame_index, timestamp_s, tuple(casinos), tuple(tray))
+
+    def all_dice(self) -> list[DieReading]:
+        """Every die read, casinos first, then the tray."""
+        return [die for casino in self.casinos for die in casino] + list(self.tray)
+
+
+class Problem(enum.IntFlag):
+    """Why a snapshot cannot be a true reading of the table (flags combine)."""
+
+    NONE = 0
+    WRONG_NUMBER_OF_CASINOS = enum.auto()
+    """The snapshot does not have one entry per casino."""
+    UNKNOWN_COLOUR = enum.auto()
+    """A die of a colour that is neither a player's nor the neutral colour."""
+    TOO_MANY_DICE_OF_COLOUR = enum.auto()
+    """More dice of a colour than the game has."""
+    TOO_MANY_BIGGIES = enum.auto()
+    """More Biggys of a colour than the game has."""
+    NEUTRAL_BIGGY = enum.auto()
+    """A Biggy of the neutral colour: neutral dice have none."""
+    PIPS_DONT_MATCH_CASINO = enum.auto()
+    """A die resting on casino n does not show n."""
+    UNREADABLE_PIPS = enum.auto()
+    """A die whose face could not be read."""
+    DICE_REMOVED_MID_ROUND = enum.auto()
+    """A casino holds fewer dice of an owner than were placed there this round."""
+
+
+def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, str]]:
+    """Every problem of a snapshot for this state, each with a sentence for the table."""
+    rules = state.ruleset
+    found: list[tuple[Problem, str]] = []
+    if len(snapshot.casinos) != rules.casinos:
+        found.append((Problem.WRONG_NUMBER_OF_CASINOS, f"{len(snapshot.casinos)} casinos read, not {rules.casinos}"))
+    normal: Counter[Colour] = Counter()
+    big: Counter[Colour] = Counter()
+    for die in snapshot.all_dice():
+        (big if die.big else normal)[die.colour] += 1
+        if die.pips == 0:
+            found.append((Problem.UNREADABLE_PIPS, f"a {die.colour} die could not be read"))
+    for number, dice in enumerate(snapshot.casinos, start=1):
+        for die in dice:
+            if die.pips and die.pips != number:
+                found.append((Problem.PIPS_DONT_MATCH_CASINO,
+                              f"a {die.colour} die on casino {number} shows {die.pips}"))  # fmt: skip
+    n = len(state.players)
+    for colour in sorted({*normal, *big}, key=list(Colour).index):
+        if colour == state.neutral:
+            if big[colour]:
+                found.append((Problem.NEUTRAL_BIGGY, f"a {colour} Biggy: neutral dice have no Biggy"))
+            total = rules.neutral_total_for(n)
+            if normal[colour] > total:
+                found.append((Problem.TOO_MANY_DICE_OF_COLOUR,
+                              f"{normal[colour]} neutral {colour} dice: the game has {total}"))  # fmt: skip
+        elif colour not in state.players:
+            found.append((Problem.UNKNOWN_COLOUR, f"{colour} dice on the table, but {colour} is not playing"))
+        else:
+            if normal[colour] > rules.dice_per_player:
+                found.append((Problem.TOO_MANY_DICE_OF_COLOUR,
+                              f"{normal[colour]} {colour} dice: a player has {rules.dice_per_player}"))  # fmt: skip
+            if big[colour] > rules.biggies_per_player:
+                found.append((Problem.TOO_MANY_BIGGIES,
+                              f"{big[colour]} {colour} Biggys: a player has {rules.biggies_per_player}"))  # fmt: skip
+    if state.phase in (Phase.ROLL, Phase.PLACE, Phase.SETTLE):
+        expected = TableSnapshot.from_state(state)
+        for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=False), start=1):
+            have = Counter((d.colour, d.big) for d in seen)
+            for (colour, is_big), count in Counter((d.colour, d.big) for d in placed).items():
+                if have[(colour, is_big)] < count:
+                    kind = "Biggy" if is_big else "dice"
+                    found.append((Problem.DICE_REMOVED_MID_ROUND,
+                                  f"casino {number} shows {have[(colour, is_big)]} {colour} {kind}, "
+                                  f"but {count} were placed there this round"))  # fmt: skip
+    return found
+
+
+def validate(snapshot: TableSnapshot, state: GameState) -> Problem:
+    """The problems of a snapshot for this state as flags (``Problem.NONE`` if it is plausible).
+
+    Example:
+        >>> from referee import GameState
+        >>> state = GameState.from_notation("las-vegas kr 1 k 3k:50/-:60/-:70/-:80/-:90/-:40,10 - -/-")
+        >>> validate(TableSnapshot.from_state(state), state)
+        <Problem.NONE: 0>
+    """
+    flags = Problem.NONE
+    for problem, _ in findings(snapshot, state):
+        flags |= problem
+    return flags

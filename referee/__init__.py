@@ -57,6 +57,7 @@ from referee.state import (
     replay,
     standings,
 )
+from referee.table import DieReading, Problem, TableSnapshot, validate
 from referee.types import DENOMINATIONS_USD, CasinoId, Colour, Die, format_usd
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "DicePlaced",
     "DiceRolled",
     "Die",
+    "DieReading",
     "Event",
     "GameState",
     "IllegalDealError",
@@ -87,11 +89,13 @@ __all__ = [
     "Outcome",
     "Payment",
     "Phase",
+    "Problem",
     "RefereeError",
     "RoundPayout",
     "RoundScored",
     "RuleSet",
     "Standing",
+    "TableSnapshot",
     "Termination",
     "Tie",
     "Turn",
@@ -110,4 +114,5 @@ __all__ = [
     "score_casino",
     "score_round",
     "standings",
+    "validate",
 ]

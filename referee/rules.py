@@ -77,8 +77,9 @@ class RuleSet:
     def check_players(self, players: int) -> None:
         """Raises ``UnknownRuleSetError`` unless the rule set allows this many players."""
         if not self.min_players <= players <= self.max_players:
+            hint = " (the six-players variant allows 6)" if players == 6 and "six-players" not in self.variants else ""
             raise UnknownRuleSetError(
-                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}"
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}{hint}"
             )
 
     def minimum_usd_for(self, players: int) -> int:
@@ -166,13 +167,13 @@ VARIANTS: tuple[Variant, ...] = (
     ),
     Variant(
         "min-by-players",
-        ("minimum-by-players", "yucata-minimum", "staggered-minimum"),
+        ("minimum-by-players", "minimum-per-player-count", "min-per-players", "yucata-minimum", "staggered-minimum"),
         "minimum bank per casino by player count: 2p $30k, 3p $40k, 4p $50k, 5p $60k, 6p $70k",
         {"minimum_usd": {2: 30_000, 3: 40_000, 4: 50_000, 5: 60_000, 6: 70_000}},
     ),
     Variant(
         "100k",
-        ("100000", "100k-notes", "hundred-thousand"),
+        ("100000", "100k-notes", "100000-notes", "hundred-thousand"),
         "five $100,000 notes shuffled into the pile",
         {"deck": {100_000: 5}},
     ),
@@ -184,7 +185,7 @@ VARIANTS: tuple[Variant, ...] = (
     ),
     Variant(
         "six-players",
-        ("6p", "6-players", "six", "6"),
+        ("6p", "6-players", "6players", "six-player", "sixplayers", "six", "6"),
         "up to 6 players; with 6 the minimum bank is $70,000",
         {"max_players": 6, "minimum_usd": {6: 70_000}},
     ),

@@ -4,14 +4,27 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lint typecheck clean
+.PHONY: test demo bench lint typecheck clean train-env
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --editable '.[dev]'
+	$(PY) -m pip install --quiet --editable '.[dev,vision]'
 	touch $@
+
+## train-env: a separate .venv-train with the CPU build of torch and ultralytics (training only)
+TRAIN_PY := .venv-train/bin/python
+train-env: $(TRAIN_PY)
+$(TRAIN_PY):
+	$(PYTHON) -m venv .venv-train
+	$(TRAIN_PY) -m pip install --quiet torch==2.13.0
+	# PyPI's torchvision and ultralytics would pull a CUDA torch: install them without dependencies.
+	$(TRAIN_PY) -m pip install --quiet --no-deps torchvision==0.28.0 ultralytics==8.4.190 ultralytics-thop==2.2.3 \
+		ultralytics-platform==0.1.99 nvidia-ml-py==13.615.71
+	$(TRAIN_PY) -m pip install --quiet numpy==2.4.6 opencv-python-headless==5.0.0.93 matplotlib==3.11.2 pillow==13.0.0 \
+		pyyaml==6.0.4 requests==2.34.2 psutil==7.2.2 polars==2.1.0 onnx==1.23.2 onnxslim==0.1.98 onnxruntime==1.31.1
+	$(TRAIN_PY) -m pip install --quiet --no-deps --editable .
 
 ## test: create/update .venv, install, run the whole suite (doctests included)
 test: $(STAMP)
@@ -33,4 +46,4 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .venv-train build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,98 @@
+"""Builds the detector's YOLO dataset: real photos (train split) plus seeded synthetic table renders.
+
+    python -m models.dice_detector.make_dataset [--synthetic-train 600] [--synthetic-val 150] [--seed 1]
+
+Writes ``datasets/dice_detector/`` (ignored by git; regenerate it from the seed): ``images/{train,val}``,
+``labels/{train,val}`` in YOLO format with one class (``die``), ``data.yaml`` and ``manifest.json``.
+The real photos' val split is *not* written here: it is only ever read by ``evaluate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
+OUT = ROOT / "datasets" / "dice_detector"
+LONG_SIDE = 832  # synthetic frames are stored at twice the detector's input size
+
+
+def _yolo_line(box: tuple[float, float, float, float], width: int, height: int, cls: int = 0) -> str:
+    x0, y0, x1, y1 = box
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    cx, cy = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+    return f"{cls} {cx:.6f} {cy:.6f} {(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}"
+
+
+def render_one(args: tuple[int, str, Path]) -> dict[str, object]:
+    """Renders synthetic scene ``seed`` into ``split``; returns its manifest entry."""
+    from vision.synth.scene import render_scene
+
+    seed, split, out = args
+    scene = render_scene(seed)
+    height, width = scene.image.shape[:2]
+    scale = min(1.0, LONG_SIDE / max(width, height))
+    image = cv2.resize(scene.image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    name = f"synth_{seed:08d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lines = [_yolo_line(d.box, width, height) for d in scene.dice]
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    (out / "labels" / split / f"{name}.json").write_text(scene.sidecar())
+    return {"image": name, "split": split, "dice": len(lines), "source": "synthetic", "seed": seed}
+
+
+def copy_real(real: Path, out: Path) -> list[dict[str, object]]:
+    """Copies the real photos of the train split, every die relabelled as class 0."""
+    entries = []
+    with open(real / "split.csv", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["split"] != "train":
+                continue
+            stem = Path(row["image"]).stem
+            shutil.copy(real / "images" / row["image"], out / "images" / "train" / f"real_{row['image']}")
+            text = (real / "labels" / f"{stem}.txt").read_text()
+            lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
+            (out / "labels" / "train" / f"real_{stem}.txt").write_text("\n".join(lines) + "\n")
+            entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real"})
+    return entries
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--synthetic-train", type=int, default=600)
+    parser.add_argument("--synthetic-val", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=1, help="synthetic seeds are derived from it")
+    parser.add_argument("--real", type=Path, default=REAL, help="the real-d6-rune55 folder")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if not (args.real / "split.csv").exists():
+        parser.error(f"no real dataset at {args.real} (expected split.csv there)")
+    if args.out.exists():
+        shutil.rmtree(args.out)
+    for split in ("train", "val"):
+        (args.out / "images" / split).mkdir(parents=True)
+        (args.out / "labels" / split).mkdir(parents=True)
+    entries = copy_real(args.real, args.out)
+    jobs = [(args.seed * 1_000_000 + i, "train", args.out) for i in range(args.synthetic_train)]
+    jobs += [(args.seed * 1_000_000 + 500_000 + i, "val", args.out) for i in range(args.synthetic_val)]
+    with ProcessPoolExecutor(args.workers) as pool:
+        entries += list(pool.map(render_one, jobs, chunksize=8))
+    (args.out / "data.yaml").write_text(f"path: {args.out}\ntrain: images/train\nval: images/val\nnames:\n  0: die\n")
+    manifest = {"seed": args.seed, "synthetic_train": args.synthetic_train, "synthetic_val": args.synthetic_val,
+                "real": str(args.real), "images": entries}  # fmt: skip
+    (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
+    counts = {s: sum(1 for e in entries if e["split"] == s) for s in ("train", "val")}
+    print(json.dumps({"out": str(args.out), **counts, "dice": sum(int(e["dice"]) for e in entries)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""Trains the die detector from scratch on CPU, resumably, and exports it to ONNX.
+
+    python -m models.dice_detector.train [--epochs 60] [--imgsz 416] [--batch 16]   # start or resume
+    python -m models.dice_detector.train --export                                   # last/best -> ONNX
+
+Training runs in ``runs/dice_detector/train`` (ignored by git). A run that stops (the session ends)
+resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from the committed checkpoint
+``models/dice_detector/checkpoint/last.pt``. ``--export`` writes ``detector.onnx`` and ``config.json``
+(the exact arguments that produced it) into this folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import models.torch_compat  # noqa: F401  (first: torchvision's NMS, offline ultralytics)
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RUN = ROOT / "runs" / "dice_detector" / "train"
+DATA = ROOT / "datasets" / "dice_detector" / "data.yaml"
+CHECKPOINT = HERE / "checkpoint" / "last.pt"
+
+TRAIN_ARGS = {
+    "imgsz": 416,
+    "epochs": 60,
+    "batch": 16,
+    "single_cls": True,
+    "device": "cpu",
+    "workers": 0,
+    "amp": False,
+    "plots": False,
+    "cache": "ram",
+    "seed": 0,
+    "deterministic": True,
+    "optimizer": "SGD",
+    "lr0": 0.01,
+    "cos_lr": True,
+    "close_mosaic": 10,
+    "flipud": 0.5,
+    "degrees": 10.0,
+    "patience": 100,
+    "save_period": 1,
+}
+
+
+def train(args: argparse.Namespace) -> None:
+    """Starts training, or resumes the interrupted run (or the committed checkpoint)."""
+    from ultralytics import YOLO
+
+    last = RUN / "weights" / "last.pt"
+    if not last.exists() and CHECKPOINT.exists():
+        last.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(CHECKPOINT, last)
+    if last.exists() and not args.restart:
+        print(f"resuming from {last}", flush=True)
+        YOLO(str(last)).train(resume=True)
+        return
+    settings = {**TRAIN_ARGS, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch}
+    model = YOLO("yolo11n.yaml")
+    model.train(data=str(DATA), project=str(RUN.parent), name=RUN.name, exist_ok=True, **settings)
+
+
+def export(args: argparse.Namespace) -> None:
+    """Exports the trained weights to ONNX beside their config."""
+    from ultralytics import YOLO
+
+    weights = RUN / "weights" / ("best.pt" if args.best else "last.pt")
+    model = YOLO(str(weights))
+    onnx = Path(model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], opset=17, simplify=True,
+                             dynamic=False))  # fmt: skip
+    shutil.move(onnx, HERE / "detector.onnx")
+    train_args = {k: v for k, v in model.ckpt["train_args"].items() if isinstance(v, str | int | float | bool | None)}
+    config = {
+        "model": "yolo11n.yaml (from scratch)",
+        "classes": ["die"],
+        "input_size": train_args["imgsz"],
+        "weights": "detector.onnx",
+        "epochs_trained": int(model.ckpt.get("epoch", -1)) + 1,
+        "train_args": train_args,
+        "dataset": json.loads((DATA.parent / "manifest.json").read_text()) | {"images": "(see manifest)"},
+    }
+    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    print(f"wrote {HERE / 'detector.onnx'} and config.json")
+
+
+def save_checkpoint() -> None:
+    """Copies the run's last.pt into the repository so that the next session can resume."""
+    CHECKPOINT.parent.mkdir(exist_ok=True)
+    shutil.copy(RUN / "weights" / "last.pt", CHECKPOINT)
+    print(f"checkpoint saved to {CHECKPOINT}")
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=TRAIN_ARGS["epochs"])
+    parser.add_argument("--imgsz", type=int, default=TRAIN_ARGS["imgsz"])
+    parser.add_argument("--batch", type=int, default=TRAIN_ARGS["batch"])
+    parser.add_argument("--restart", action="store_true", help="ignore checkpoints and start from scratch")
+    parser.add_argument("--export", action="store_true", help="export the trained weights to ONNX")
+    parser.add_argument("--best", action="store_true", help="with --export: best.pt instead of last.pt")
+    parser.add_argument("--save-checkpoint", action="store_true", help="copy last.pt into the repository")
+    args = parser.parse_args()
+    if args.export:
+        export(args)
+    elif args.save_checkpoint:
+        save_checkpoint()
+    else:
+        train(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""The synthetic table renderer: deterministic, with labels that match the drawn pixels."""
+
+import numpy as np
+import pytest
+
+from referee import GameState
+from vision.synth import scene as scene_module
+from vision.synth.camera import look_at
+from vision.synth.scene import PALETTE, render_scene
+
+STATE = GameState.from_notation(
+    "las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30"
+)
+
+
+def test_same_seed_same_picture_and_labels():
+    a, b, c = render_scene(7), render_scene(7), render_scene(8)
+    assert np.array_equal(a.image, b.image) and a.sidecar() == b.sidecar()
+    assert a.image.shape != c.image.shape or not np.array_equal(a.image, c.image)
+
+
+def test_labels_follow_the_game_state():
+    scene = render_scene(3, STATE, size=(1280, 720))
+    assert scene.image.shape == (720, 1280, 3)
+    assert scene.notation == STATE.to_notation()
+    everything = scene.dice + scene.hidden
+    # 2 red + 1 red Biggy on casino 1, 2 white on 3, 3 blue on 6, blue's roll of 7 in the tray.
+    assert len(everything) == 15
+    on_casino = sorted((d.zone, d.pips) for d in everything if d.zone)
+    assert on_casino == [(1, 1), (1, 1), (1, 1), (3, 3), (3, 3), (6, 6), (6, 6), (6, 6)]
+    assert sorted(d.pips for d in everything if d.zone == 0) == [1, 2, 3, 4, 5, 6, 6]
+    assert sum(d.biggy for d in everything) == 2  # red's on casino 1, blue's in the tray
+    assert all(d.colour in PALETTE for d in everything)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_boxes_match_the_pixels_the_dice_changed(seed, monkeypatch):
+    """Render without effects, then again without drawing dice: each fully visible die's box must be the
+    bounding box of the pixels its drawing changed (within a pixel)."""
+    with_dice = render_scene(seed, STATE, size=(960, 720), effects=False)
+    real_draw = scene_module.draw_die
+
+    def outline_only(canvas, mask, camera, pose, look, light, scale, rng):
+        blank = np.zeros_like(canvas)
+        return real_draw(blank, mask, camera, pose, look, light, scale, rng)
+
+    monkeypatch.setattr(scene_module, "draw_die", outline_only)
+    without = render_scene(seed, STATE, size=(960, 720), effects=False)
+    changed = np.abs(with_dice.image.astype(int) - without.image.astype(int)).max(axis=2) > 12
+    checked = 0
+    for die in with_dice.dice:
+        if die.visible < 0.999:
+            continue
+        x0, y0, x1, y1 = (round(v) for v in die.box)
+        inside = changed[max(y0 - 3, 0) : y1 + 3, max(x0 - 3, 0) : x1 + 3]
+        ys, xs = np.nonzero(inside)
+        others = [d for d in with_dice.dice if d is not die]
+        if any(d.box[0] < x1 + 5 and d.box[2] > x0 - 5 and d.box[1] < y1 + 5 and d.box[3] > y0 - 5 for d in others):
+            continue  # a neighbour's (antialiased) pixels would fall in the margin
+        assert len(xs) > 0.5 * (x1 - x0) * (y1 - y0)
+        assert abs(xs.min() + max(x0 - 3, 0) - x0) <= 1 and abs(xs.max() + 1 + max(x0 - 3, 0) - x1) <= 1
+        assert abs(ys.min() + max(y0 - 3, 0) - y0) <= 1 and abs(ys.max() + 1 + max(y0 - 3, 0) - y1) <= 1
+        checked += 1
+    assert checked >= 3
+
+
+def test_camera_projects_the_target_to_the_image_centre():
+    camera = look_at(1280, 720, 60, np.array([10.0, 20.0, 0.0]), 30, 15, 900)
+    assert np.allclose(camera.project(np.array([[10.0, 20.0, 0.0]])), [[640, 360]], atol=1e-6)
+    # The table homography agrees with projecting points on the plane.
+    point = np.array([[120.0, -40.0, 0.0]])
+    h = camera.table_homography() @ np.array([120.0, -40.0, 1.0])
+    assert np.allclose(h[:2] / h[2], camera.project(point)[0])

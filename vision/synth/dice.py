@@ -1,0 +1,204 @@
+"""Drawing one die in perspective: a cube with bevelled faces, pips, shading, gloss and finishes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.synth.camera import Camera
+
+__all__ = ["PIP_LAYOUT", "DieLook", "DiePose", "die_faces", "draw_die"]
+
+#: Pip centres on a face, in face units (-1..1), per value.
+PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-0.5, -0.5), (0.5, 0.5)),
+    3: ((-0.5, -0.5), (0.0, 0.0), (0.5, 0.5)),
+    4: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)),
+    5: ((-0.5, -0.5), (0.5, -0.5), (0.0, 0.0), (-0.5, 0.5), (0.5, 0.5)),
+    6: ((-0.5, -0.5), (0.5, -0.5), (-0.5, 0.0), (0.5, 0.0), (-0.5, 0.5), (0.5, 0.5)),
+}
+
+# Die-local face frames: (normal, u axis, v axis) for +z, -z, +x, -x, +y, -y.
+_FACES = (
+    ((0, 0, 1), (1, 0, 0), (0, 1, 0)),
+    ((0, 0, -1), (1, 0, 0), (0, -1, 0)),
+    ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    ((-1, 0, 0), (0, -1, 0), (0, 0, 1)),
+    ((0, 1, 0), (-1, 0, 0), (0, 0, 1)),
+    ((0, -1, 0), (1, 0, 0), (0, 0, 1)),
+)
+
+
+@dataclass(frozen=True)
+class DiePose:
+    """Where a die lies: centre of its bottom on the table, yaw, an optional lean, and its top value."""
+
+    x_mm: float
+    """Table x of the die's footprint centre."""
+    y_mm: float
+    """Table y of the die's footprint centre."""
+    size_mm: float
+    """Edge length (about 16 mm for a normal die, 24 mm for a Biggy)."""
+    yaw_deg: float
+    """Rotation about the vertical."""
+    top: int
+    """The value on the upper face: the label."""
+    side: int
+    """The value on the +x face (adjacent to ``top``)."""
+    lean_deg: float = 0.0
+    """Tilt about the die's y axis, as when it leans against another die."""
+
+
+@dataclass(frozen=True)
+class DieLook:
+    """How a die looks."""
+
+    body_bgr: tuple[int, int, int]
+    """Body colour."""
+    pip_bgr: tuple[int, int, int]
+    """Pip colour."""
+    finish: str = "matte"
+    """matte, glossy, marbled or translucent."""
+    pip_radius: float = 0.17
+    """Pip radius in face units."""
+    vein_seed: int = 0
+    """Seed of the marbled texture."""
+
+
+def _faces_values(top: int, side: int) -> list[int]:
+    """Values of the six faces in ``_FACES`` order for a standard die (opposite faces sum to 7)."""
+    rest = [v for v in range(1, 7) if v not in (top, 7 - top, side, 7 - side)]
+    front = rest[0]
+    return [top, 7 - top, side, 7 - side, front, 7 - front]
+
+
+def _rotation(pose: DiePose) -> np.ndarray:
+    yaw, lean = np.radians(pose.yaw_deg), np.radians(pose.lean_deg)
+    rz = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])
+    ry = np.array([[np.cos(lean), 0, np.sin(lean)], [0, 1, 0], [-np.sin(lean), 0, np.cos(lean)]])
+    return rz @ ry
+
+
+def die_faces(pose: DiePose) -> list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Every face as ``(value, centre, normal, u, v)`` in table millimetres (u, v are half-edge vectors)."""
+    rot = _rotation(pose)
+    half = pose.size_mm / 2
+    # The die rests on its lowest corner or face: lift it so that nothing goes below the table.
+    corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * half @ rot.T
+    centre = np.array([pose.x_mm, pose.y_mm, -corners[:, 2].min()])
+    faces = []
+    for value, (normal, u, v) in zip(_faces_values(pose.top, pose.side), _FACES, strict=True):
+        n = rot @ np.array(normal, dtype=float)
+        faces.append((value, centre + n * half, n, rot @ np.array(u, dtype=float) * half,
+                      rot @ np.array(v, dtype=float) * half))  # fmt: skip
+    return faces
+
+
+def _face_polygon(camera: Camera, centre: np.ndarray, u: np.ndarray, v: np.ndarray, inset: float,
+                  corner: float, steps: int = 4) -> np.ndarray:  # fmt: skip
+    """A rounded square on a face, projected: ``inset`` shrinks it, ``corner`` rounds it (face units)."""
+    pts = []
+    r = corner
+    e = 1 - inset - r
+    for cx, cy, a0 in ((e, e, 0), (-e, e, 90), (-e, -e, 180), (e, -e, 270)):
+        for k in range(steps + 1):
+            a = np.radians(a0 + 90 * k / steps)
+            pts.append(centre + (cx + r * np.cos(a)) * u + (cy + r * np.sin(a)) * v)
+    return camera.project(np.array(pts))
+
+
+def _bgr(colour: np.ndarray) -> list[float]:
+    return [min(255.0, max(0.0, float(c))) for c in colour]
+
+
+def draw_die(
+    image: np.ndarray, mask: np.ndarray, camera: Camera, pose: DiePose, look: DieLook, light_dir: np.ndarray,
+    scale: int, rng: np.random.Generator,
+) -> np.ndarray:  # fmt: skip
+    """Draws a die onto ``image`` (BGR, drawn at ``scale`` times the camera's resolution).
+
+    ``mask`` (uint8, same size, all zero) receives 255 where the die covers the image. Returns the die's
+    outline in camera pixels (visible faces' corners), from which its box is taken.
+    """
+    eye = camera.centre_mm
+    visible = [f for f in die_faces(pose) if np.dot(f[2], eye - f[1]) > 0]
+    if not visible:
+        return np.zeros((0, 2))
+    edges = [_face_polygon(camera, centre, u, v, 0.0, 0.18) for _, centre, _, u, v in visible]
+    outline = np.concatenate(edges)
+    # Draw inside the die's own box only (the canvas is up to 3840x2160).
+    height, width = image.shape[:2]
+    x0, y0 = (np.floor(outline.min(axis=0) * scale).astype(int) - 2).clip(0, [width, height])
+    x1, y1 = (np.ceil(outline.max(axis=0) * scale).astype(int) + 2).clip(0, [width, height])
+    if x1 <= x0 or y1 <= y0:
+        return outline
+    offset = np.array([x0, y0], dtype=float)
+    roi, roi_mask = image[y0:y1, x0:x1], mask[y0:y1, x0:x1]
+    layer = roi.copy() if look.finish == "translucent" else roi
+
+    def pts(poly: np.ndarray) -> list[np.ndarray]:
+        return [np.round(poly * scale - offset).astype(np.int32)]
+
+    body = np.array(look.body_bgr, dtype=float)
+    pip = np.array(look.pip_bgr, dtype=float)
+    angles = np.linspace(0, 2 * np.pi, 14, endpoint=False)
+    circle = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    for (value, centre, normal, u, v), edge in zip(visible, edges, strict=True):
+        shade = 0.45 + 0.55 * max(0.0, float(np.dot(normal, light_dir)))
+        # The dark bevel (rounded edge seen edge-on) first, then the flat face inset from it.
+        face = _face_polygon(camera, centre, u, v, 0.07, 0.2)
+        face_colour = body * shade
+        cv2.fillPoly(layer, pts(edge), _bgr(face_colour * 0.72), cv2.LINE_AA)
+        cv2.fillPoly(layer, pts(face), _bgr(face_colour), cv2.LINE_AA)
+        cv2.fillPoly(roi_mask, pts(edge), 255)
+        if look.finish == "marbled":
+            _marble(layer, face * scale - offset, face_colour, look.vein_seed + value)
+        radius = look.pip_radius * (1.3 if value == 1 else 1.0)
+        pip_colour = _bgr(pip * (0.55 + 0.45 * shade))
+        for pu, pv in PIP_LAYOUT[value]:
+            ring = centre + (pu + radius * circle[:, :1]) * u + (pv + radius * circle[:, 1:]) * v
+            cv2.fillPoly(layer, pts(camera.project(ring)), pip_colour, cv2.LINE_AA)
+        if look.finish == "glossy" and normal[2] > 0.5:
+            _gloss(layer, face * scale - offset, rng)
+    if look.finish == "translucent":
+        alpha = 0.72
+        cover = roi_mask > 0
+        roi[cover] = (alpha * layer[cover] + (1 - alpha) * roi[cover]).astype(image.dtype)
+    return outline
+
+
+def _marble(image: np.ndarray, polygon: np.ndarray, colour: np.ndarray, seed: int) -> None:
+    x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return
+    veins = np.random.default_rng(seed).random((max(2, (y1 - y0) // 6), max(2, (x1 - x0) // 6)))
+    veins = cv2.resize(veins.astype(np.float32), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    region = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(region, [np.round(polygon - [x0, y0]).astype(np.int32)], 255)
+    lighter = np.array(_bgr(colour * 0.6 + 255 * 0.4))
+    amount = (np.clip(np.abs(np.sin(veins * 9.0)) - 0.6, 0, 1) * 2.5)[..., None] * (region[..., None] > 0)
+    patch = image[y0:y1, x0:x1].astype(float)
+    image[y0:y1, x0:x1] = (patch * (1 - amount) + lighter * amount).astype(image.dtype)
+
+
+def _gloss(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> None:
+    centre = polygon.mean(axis=0) + (polygon.max(axis=0) - polygon.min(axis=0)) * rng.uniform(-0.3, 0.3, 2)
+    radius = max(1.0, float((polygon.max(axis=0) - polygon.min(axis=0)).mean() * rng.uniform(0.08, 0.2)))
+    h, w = image.shape[:2]
+    x0, y0 = int(max(centre[0] - 3 * radius, 0)), int(max(centre[1] - 3 * radius, 0))
+    x1, y1 = int(min(centre[0] + 3 * radius, w)), int(min(centre[1] + 3 * radius, h))
+    if x1 <= x0 or y1 <= y0:
+        return
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * radius**2)) * rng.uniform(0.4, 0.8)
+    face = np.zeros((y1 - y0, x1 - x0), np.uint8)  # the highlight stays on the face
+    cv2.fillPoly(face, [np.round(polygon - [x0, y0]).astype(np.int32)], 1)
+    spot *= face
+    patch = image[y0:y1, x0:x1].astype(float)
+    image[y0:y1, x0:x1] = np.clip(patch + (255 - patch) * spot[..., None], 0, 255).astype(image.dtype)

@@ -1,0 +1,384 @@
+"""Synthetic Las Vegas tables: a game state from ``referee.simulate`` drawn as a camera would see it.
+
+Everything random is drawn from one ``numpy.random.Generator`` seeded by the caller, so a seed always
+gives the same image and labels. Labels come from the generator (the state and the drawn geometry),
+never from a model: each die's box is the bounding box of its *visible* pixels, found from an id
+buffer after every die, hand and occluder has been drawn.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+import cv2
+import numpy as np
+
+from referee import GameState, find_ruleset
+from referee.simulate import default_players, play
+from referee.table import TableSnapshot
+from vision.synth.camera import look_at
+from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
+
+__all__ = ["PALETTE", "DieLabel", "Scene", "random_state", "render_scene"]
+
+#: Named die colours (BGR): the base box, Boulevard, Royale's extras, and common hobby dice.
+PALETTE: dict[str, tuple[int, int, int]] = {
+    "red": (40, 40, 200),
+    "blue": (170, 80, 30),
+    "green": (60, 150, 40),
+    "black": (35, 35, 35),
+    "white": (235, 235, 235),
+    "yellow": (40, 210, 235),
+    "grey": (140, 140, 140),
+    "violet": (150, 50, 120),
+    "orange": (30, 130, 240),
+    "pink": (180, 120, 240),
+    "brown": (40, 75, 120),
+    "cyan": (210, 200, 60),
+}
+
+DIE_MM = 16.0
+BIGGY_MM = 24.0
+
+
+@dataclass(frozen=True)
+class DieLabel:
+    """The ground truth of one die in a rendered image."""
+
+    box: tuple[float, float, float, float]
+    """x0, y0, x1, y1 in pixels around the visible die."""
+    pips: int
+    """The value on the upper face."""
+    colour: str
+    """Palette name of the body colour."""
+    biggy: bool
+    """True for a Biggy."""
+    zone: int
+    """Casino 1..6 it lies on, or 0 for the rolling area."""
+    visible: float
+    """Fraction of the die's silhouette left visible (hands and other dice hide the rest)."""
+
+
+@dataclass
+class Scene:
+    """A rendered frame with its labels."""
+
+    image: np.ndarray
+    """BGR uint8 image."""
+    dice: list[DieLabel]
+    """Every die that is at least half visible."""
+    hidden: list[DieLabel] = field(default_factory=list)
+    """Dice hidden more than half (not labelled for training)."""
+    notation: str = ""
+    """The game state drawn, in table notation."""
+    seed: int = 0
+    """The seed it was drawn from."""
+    camera_tilt_deg: float = 0.0
+    """Angle of the optical axis from vertical."""
+
+    def sidecar(self) -> str:
+        """The JSON label file written next to the image."""
+        return json.dumps({
+            "seed": self.seed, "notation": self.notation, "width": int(self.image.shape[1]),
+            "height": int(self.image.shape[0]), "camera_tilt_deg": round(self.camera_tilt_deg, 2),
+            "dice": [asdict(d) for d in self.dice], "hidden": [asdict(d) for d in self.hidden],
+        })  # fmt: skip
+
+
+def random_state(rng: np.random.Generator) -> GameState:
+    """A state from a random legal game, at a random moment of a round (dice on the table)."""
+    variants = [v for v, p in (("neutral", 0.4), ("biggy", 0.5)) if rng.random() < p]
+    players = int(rng.integers(2, 6))
+    rules = find_ruleset("las-vegas", variants)
+    states = [s for _, s in play(rules, default_players(players), int(rng.integers(2**31)))]
+    # Prefer moments with dice on the table: a round in progress or about to be settled.
+    candidates = [s for s in states if any(any(c.dice) or any(c.biggies) or c.neutral for c in s.casinos)]
+    return candidates[int(rng.integers(len(candidates)))] if candidates else states[-1]
+
+
+def _look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, DieLook]:
+    if any_colour:
+        hue, sat, val = rng.integers(0, 180), rng.integers(60, 256), rng.integers(50, 256)
+        bgr = cv2.cvtColor(np.uint8([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
+        body = tuple(int(c) for c in bgr)
+        name = _nearest_name(body)
+    else:
+        body = tuple(int(np.clip(c + rng.normal(0, 12), 0, 255)) for c in PALETTE[name])
+    light = sum(body) / 3 > 150
+    pip_choices = [(20, 20, 20), (245, 245, 245), (30, 30, 160), (40, 150, 210)]
+    pip = pip_choices[0] if light else pip_choices[1]
+    if rng.random() < 0.15:
+        pip = pip_choices[int(rng.integers(len(pip_choices)))]
+        if np.abs(np.subtract(pip, body)).sum() < 150:
+            pip = (20, 20, 20) if light else (245, 245, 245)
+    finish = str(rng.choice(["matte", "glossy", "marbled", "translucent"], p=[0.45, 0.3, 0.15, 0.1]))
+    return name, DieLook(body, pip, finish, float(rng.uniform(0.14, 0.2)), int(rng.integers(1 << 30)))
+
+
+def _nearest_name(bgr: tuple[int, ...]) -> str:
+    lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+    best, best_d = "grey", 1e9
+    for name, ref in PALETTE.items():
+        ref_lab = cv2.cvtColor(np.uint8([[ref]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
+        d = float(np.linalg.norm(lab - ref_lab))
+        if d < best_d:
+            best, best_d = name, d
+    return best
+
+
+@dataclass(frozen=True)
+class _Zone:
+    number: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def _layout(rng: np.random.Generator) -> tuple[list[_Zone], _Zone, str]:
+    """Casino zones and the rolling area in table millimetres, in one of three styles."""
+    style = str(rng.choice(["mat", "tiles", "row"], p=[0.4, 0.35, 0.25]))
+    w, h = rng.uniform(120, 160), rng.uniform(110, 150)
+    gap = rng.uniform(5, 25)
+    zones = []
+    if style == "row":
+        w, h = rng.uniform(90, 120), rng.uniform(130, 170)
+        start = -3 * w - 2.5 * gap
+        for i in range(6):
+            x0 = start + i * (w + gap)
+            zones.append(_Zone(i + 1, x0, 40, x0 + w, 40 + h))
+    else:
+        for i in range(6):
+            col, row = i % 3, i // 3
+            x0 = -1.5 * w - gap + col * (w + gap)
+            y0 = 30 + (1 - row) * (h + gap)
+            zones.append(_Zone(i + 1, x0, y0, x0 + w, y0 + h))
+    tray = _Zone(0, -rng.uniform(150, 260), -rng.uniform(200, 260), rng.uniform(150, 260), -rng.uniform(10, 30))
+    return zones, tray, style
+
+
+_PX_PER_MM = 2.0
+_TABLE = (-520.0, -330.0, 520.0, 420.0)  # x0, y0, x1, y1 of the drawn table texture, mm
+
+
+def _to_tex(x: float, y: float) -> tuple[int, int]:
+    return round((x - _TABLE[0]) * _PX_PER_MM), round((_TABLE[3] - y) * _PX_PER_MM)
+
+
+def _table_texture(rng: np.random.Generator, zones: list[_Zone], style: str, state: GameState) -> np.ndarray:
+    """The table top seen from straight above at 2 px/mm: felt or wood, the casinos, the banknotes."""
+    width = int((_TABLE[2] - _TABLE[0]) * _PX_PER_MM)
+    height = int((_TABLE[3] - _TABLE[1]) * _PX_PER_MM)
+    base = np.array([rng.integers(20, 200) for _ in range(3)], dtype=float)
+    noise = cv2.resize(rng.standard_normal((height // 16, width // 16), dtype=np.float32), (width, height))
+    grain = cv2.resize(rng.standard_normal((height // 2, width // 2), dtype=np.float32), (width, height)) * 6
+    texture = noise * float(rng.uniform(5, 25)) + grain
+    tex = cv2.merge([np.clip(texture + float(b), 0, 255).astype(np.uint8) for b in base])
+    if style == "mat":
+        paper = tuple(int(v) for v in rng.integers(200, 250, 3))
+        xs = [z.x0 for z in zones] + [z.x1 for z in zones]
+        ys = [z.y0 for z in zones] + [z.y1 for z in zones]
+        cv2.rectangle(tex, _to_tex(min(xs) - 20, max(ys) + 20), _to_tex(max(xs) + 20, -290), paper, -1)
+    for zone in zones:
+        card = tuple(int(v) for v in rng.integers(30, 230, 3)) if style != "mat" else None
+        p0, p1 = _to_tex(zone.x0, zone.y1), _to_tex(zone.x1, zone.y0)
+        if card is not None:
+            cv2.rectangle(tex, p0, p1, card, -1)
+        ink = (20, 20, 20) if card is None or sum(card) > 380 else (235, 235, 235)
+        cv2.rectangle(tex, p0, p1, ink, 3)
+        # The casino number, big, in a corner; a die-face icon beside it.
+        corner = _to_tex(zone.x0 + 6, zone.y0 + 8)
+        cv2.putText(tex, str(zone.number), corner, cv2.FONT_HERSHEY_DUPLEX, 2.2, ink, 4, cv2.LINE_AA)
+        casino = state.casinos[zone.number - 1]
+        for k, note in enumerate(casino.banknotes):
+            nx = zone.x0 + 10 + k * 12
+            ny = zone.y1 - 12 - k * 6
+            note_colour = tuple(int(v) for v in np.clip(np.array([150, 200, 150]) + rng.normal(0, 25, 3), 0, 255))
+            a, b = _to_tex(nx, ny), _to_tex(nx + 62, ny - 30)
+            cv2.rectangle(tex, a, b, note_colour, -1)
+            cv2.rectangle(tex, a, b, (60, 90, 60), 2)
+            cv2.putText(tex, f"${note // 1000},000", (a[0] + 8, b[1] - 18), cv2.FONT_HERSHEY_SIMPLEX, 0.75,
+                        (40, 60, 40), 2, cv2.LINE_AA)  # fmt: skip
+    return tex
+
+
+def _place_dice(rng: np.random.Generator, snapshot: TableSnapshot, zones: list[_Zone], tray: _Zone,
+                ) -> list[tuple[DiePose, object, int]]:  # fmt: skip
+    """Poses for every die of the snapshot inside its zone, mostly apart, sometimes touching or leaning."""
+    placed: list[tuple[DiePose, object, int]] = []
+    groups = [(zone, dice) for zone, dice in zip(zones, snapshot.casinos, strict=True)] + [(tray, snapshot.tray)]
+    for zone, dice in groups:
+        spots: list[tuple[float, float, float]] = []
+        for reading in dice:
+            size = (BIGGY_MM if reading.big else DIE_MM) * rng.uniform(0.9, 1.12)
+            for _ in range(60):
+                x = rng.uniform(zone.x0 + size, zone.x1 - size)
+                y = rng.uniform(zone.y0 + size, zone.y1 - size * (2.8 if zone.number else 1.0))
+                if all(np.hypot(x - sx, y - sy) > 0.75 * (size + ss) for sx, sy, ss in spots):
+                    break
+            near = min((np.hypot(x - sx, y - sy) - 0.75 * (size + ss) for sx, sy, ss in spots), default=99)
+            lean = float(rng.uniform(8, 25)) if near < 4 and rng.random() < 0.3 else 0.0
+            spots.append((x, y, size))
+            top = reading.pips
+            side = int(rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)]))
+            pose = DiePose(float(x), float(y), float(size), float(rng.uniform(0, 360)), top, side, lean)
+            placed.append((pose, reading, zone.number))
+    return placed
+
+
+def _shadows(tex: np.ndarray, poses: list[DiePose], light: np.ndarray, strength: float) -> None:
+    """Darkens the table where the dice block the light (soft-edged), in one pass."""
+    mask = np.zeros(tex.shape[:2], np.uint8)
+    for pose in poses:
+        corners = [c + s * u + t * v for _, c, _, u, v in die_faces(pose) for s in (-1, 1) for t in (-1, 1)]
+        pts = np.array([p - p[2] / light[2] * light for p in corners])[:, :2]
+        hull = cv2.convexHull(np.array([_to_tex(x, y) for x, y in pts], dtype=np.int32))
+        cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA)
+    if poses:
+        soft = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32)[..., None] / 255.0 * strength
+        tex[:] = (tex * (1 - soft)).astype(np.uint8)
+
+
+def _hand(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, scale: int) -> None:
+    """A hand reaching in from an image edge: a palm and four fingers, skin-toned."""
+    h, w = canvas.shape[:2]
+    tone = np.array([rng.uniform(60, 140), rng.uniform(90, 170), rng.uniform(140, 230)])
+    edge = int(rng.integers(4))
+    t = rng.uniform(0.2, 0.8)
+    reach = rng.uniform(0.15, 0.4)
+    start = [(t * w, h), (t * w, 0), (0, t * h), (w, t * h)][edge]
+    direction = np.array([(0, -1), (0, 1), (1, 0), (-1, 0)][edge], dtype=float)
+    direction = direction + rng.normal(0, 0.3, 2)
+    direction /= np.linalg.norm(direction)
+    palm_len = reach * min(h, w)
+    palm_centre = np.array(start) + direction * palm_len * 0.6
+    palm_w = palm_len * rng.uniform(0.35, 0.5)
+    angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
+    shapes = [(palm_centre, (palm_len * 0.7, palm_w), angle)]
+    side = np.array([-direction[1], direction[0]])
+    for k in range(4):
+        offset = (k - 1.5) / 1.5 * palm_w * 0.75
+        tip = palm_centre + direction * palm_len * rng.uniform(0.55, 0.9) + side * offset
+        shapes.append((tip, (palm_len * 0.35, palm_w * 0.16), angle))
+    for centre, axes, ang in shapes:
+        c = (int(centre[0]), int(centre[1]))
+        a = (max(1, int(axes[0])), max(1, int(axes[1])))
+        cv2.ellipse(canvas, c, a, ang, 0, 360, (tone * rng.uniform(0.9, 1.05)).tolist(), -1, cv2.LINE_AA)
+        cv2.ellipse(ids, c, a, ang, 0, 360, 0, -1)
+
+
+def _post(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Light colour and strength, vignetting, blur, sensor noise and JPEG artefacts."""
+    h, w = image.shape[:2]
+    img = image.astype(np.float32)
+    img *= (rng.uniform(0.55, 1.35) * rng.uniform(0.85, 1.15, 3)).astype(np.float32)
+    xx = np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :]
+    yy = np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    gx, gy = rng.uniform(-1, 1, 2)
+    img *= (1 + float(rng.uniform(0, 0.35)) * (xx * float(gx) + yy * float(gy)))[..., None]
+    if rng.random() < 0.4:  # a glare spot from a lamp
+        cx, cy, r = rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.05, 0.2)
+        spot = np.exp(-((xx - cx) ** 2 * (w / h) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * float(rng.uniform(40, 120))
+        img += spot[..., None]
+    sigma = rng.choice([0, 0, 0.6, 1.0, 1.5])
+    if sigma:
+        img = cv2.GaussianBlur(img, (0, 0), float(sigma))
+    if rng.random() < 0.15:  # motion blur
+        k = int(rng.integers(3, 9))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2, :] = 1 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1)
+        img = cv2.filter2D(img, -1, cv2.warpAffine(kernel, rot, (k, k)))
+    img += rng.standard_normal(img.shape, dtype=np.float32) * float(rng.uniform(1, 8))
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    quality = int(rng.integers(35, 96))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+_SIZES = ((640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 900), (1920, 1080))
+
+
+def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int] | None = None,
+                 effects: bool = True) -> Scene:  # fmt: skip
+    """Renders one table photo.
+
+    Args:
+        seed: the only source of randomness (state, layout, looks, camera, light, effects).
+        state: the game state to draw; a random moment of a random legal game when None.
+        size: (width, height) of the frame; random between 640x480 and 1920x1080 when None.
+        effects: hands, light changes, blur, noise and JPEG artefacts (off for geometry tests).
+    """
+    rng = np.random.default_rng(seed)
+    state = state if state is not None else random_state(rng)
+    width, height = size if size is not None else _SIZES[int(rng.integers(len(_SIZES)))]
+    zones, tray, style = _layout(rng)
+    snapshot = TableSnapshot.from_state(state)
+
+    # Dice looks: the game's colours, sometimes swapped for any dice people own.
+    any_colour = rng.random() < 0.25
+    looks = {}
+    for colour in [*state.players, *([state.neutral] if state.neutral else [])]:
+        name = colour.value if colour.value in PALETTE else "grey"
+        looks[colour] = _look(name, rng, any_colour and colour is not state.neutral)
+
+    tilt = float(rng.uniform(0, 45))
+    fov = float(rng.uniform(50, 75))
+    # Frame the play area (casinos and rolling area) as people do: it fills most of the picture.
+    xs = [z.x0 for z in (*zones, tray)] + [z.x1 for z in (*zones, tray)]
+    ys = [z.y0 for z in (*zones, tray)] + [z.y1 for z in (*zones, tray)]
+    span = max(max(xs) - min(xs), (max(ys) - min(ys)) * width / height)
+    distance = float(span / rng.uniform(0.6, 1.05) / (2 * np.tan(np.radians(fov) / 2)))
+    target = np.array([(max(xs) + min(xs)) / 2 + rng.normal(0, 30), (max(ys) + min(ys)) / 2 + rng.normal(0, 30), 0.0])
+    camera = look_at(width, height, fov, target, tilt, float(rng.normal(0, 15)), distance, float(rng.normal(0, 4)))
+    light = np.array([*rng.uniform(-0.6, 0.6, 2), 1.0])
+    light /= np.linalg.norm(light)
+
+    dice = _place_dice(rng, snapshot, zones, tray)
+    tex = _table_texture(rng, zones, style, state)
+    _shadows(tex, [pose for pose, _, _ in dice], light, float(rng.uniform(0.15, 0.5)))
+    tex = cv2.GaussianBlur(tex, (0, 0), 1.2)
+
+    scale = 2
+    to_tex = np.array([[_PX_PER_MM, 0, -_TABLE[0] * _PX_PER_MM], [0, -_PX_PER_MM, _TABLE[3] * _PX_PER_MM], [0, 0, 1]])
+    warp = np.diag([scale, scale, 1.0]) @ camera.table_homography() @ np.linalg.inv(to_tex)
+    floor = tuple(int(v) for v in rng.integers(10, 120, 3))  # beyond the table's edge
+    canvas = cv2.warpPerspective(tex, warp, (width * scale, height * scale), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=floor)  # fmt: skip
+    ids = np.zeros((height * scale, width * scale), np.int32)
+    mask = np.zeros(ids.shape, np.uint8)
+    full_area = {}
+    order = sorted(range(len(dice)), key=lambda i: -np.linalg.norm(camera.centre_mm - [dice[i][0].x_mm,
+                                                                                      dice[i][0].y_mm, 0]))  # fmt: skip
+    for index in order:
+        pose, reading, _ = dice[index]
+        _, look = looks[reading.colour]  # type: ignore[attr-defined]
+        outline = draw_die(canvas, mask, camera, pose, look, light, scale, rng)
+        if not len(outline):
+            continue
+        # Work only inside the die's own box: the frame is up to 3840x2160 at this scale.
+        x0, y0 = np.clip(np.floor(outline.min(axis=0) * scale).astype(int) - 2, 0, [ids.shape[1], ids.shape[0]])
+        x1, y1 = np.clip(np.ceil(outline.max(axis=0) * scale).astype(int) + 2, 0, [ids.shape[1], ids.shape[0]])
+        own = mask[y0:y1, x0:x1] > 0
+        ids[y0:y1, x0:x1][own] = index + 1
+        full_area[index] = (int(own.sum()), (x0, y0, x1, y1))
+        mask[y0:y1, x0:x1] = 0
+    if effects and rng.random() < 0.25:
+        _hand(canvas, ids, rng, scale)
+
+    image = cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA)
+    if effects:
+        image = _post(image, rng)
+    labels, hidden = [], []
+    for index, (pose, reading, zone) in enumerate(dice):
+        area, (x0, y0, x1, y1) = full_area.get(index, (0, (0, 0, 0, 0)))
+        ys, xs = np.nonzero(ids[y0:y1, x0:x1] == index + 1)
+        xs, ys = xs + x0, ys + y0
+        visible = len(xs) / area if area else 0.0
+        name, _ = looks[reading.colour]  # type: ignore[attr-defined]
+        box = (float(xs.min()) / scale, float(ys.min()) / scale, float(xs.max() + 1) / scale,
+               float(ys.max() + 1) / scale) if len(xs) else (0.0, 0.0, 0.0, 0.0)  # fmt: skip
+        label = DieLabel(box, pose.top, name, bool(reading.big), zone, round(visible, 3))  # type: ignore[attr-defined]
+        (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
+    return Scene(image, labels, hidden, state.to_notation(), seed, tilt)

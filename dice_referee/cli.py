@@ -163,6 +163,80 @@ def run_play(args: argparse.Namespace) -> int:
     return 0
 
 
+_IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
+
+
+def _image_paths(paths: Sequence[str]) -> list[str]:
+    """Files as given, and the images inside folders (sorted), in order."""
+    import os
+
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            names = sorted(n for n in os.listdir(path) if os.path.splitext(n)[1].lower() in _IMAGE_SUFFIXES)
+            found += [os.path.join(path, name) for name in names]
+        else:
+            found.append(path)
+    return found
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    """Finds and reads every die in images; one JSON line (or a table) per image."""
+    import os
+    import time
+
+    import cv2
+
+    from vision.annotate import annotate
+    from vision.detect import DiceDetector, ModelError, dice_to_json
+
+    try:
+        detector = DiceDetector(confidence=args.confidence)
+    except ModelError as error:
+        print(f"dice-referee detect: {error}", file=sys.stderr)
+        return 2
+    if args.save_annotated:
+        os.makedirs(args.save_annotated, exist_ok=True)
+    status = 0
+    for path in _image_paths(args.paths):
+        image = cv2.imread(path, cv2.IMREAD_COLOR) if os.path.isfile(path) else None
+        if image is None:
+            reason = "no such file" if not os.path.exists(path) else "not an image, or a corrupt one"
+            result: dict[str, Any] = {"image": path, "error": f"cannot read {path}: {reason}"}
+            status = 1
+        else:
+            started = time.perf_counter()
+            detections = detector(image)
+            ms = (time.perf_counter() - started) * 1000
+            dice = dice_to_json(detections)
+            result = {"image": path, "width": image.shape[1], "height": image.shape[0], "ms": round(ms, 1),
+                      "dice": dice}  # fmt: skip
+            if args.save_annotated:
+                name = os.path.splitext(os.path.basename(path))[0] + ".annotated.jpg"
+                cv2.imwrite(os.path.join(args.save_annotated, name), annotate(image, detections))
+        if args.json:
+            _emit(result, sys.stdout)
+        else:
+            _print_detections(result)
+    return status
+
+
+def _print_detections(result: dict[str, Any]) -> None:
+    if "error" in result:
+        print(f"{result['image']}: ERROR {result['error']}")
+        return
+    dice = result["dice"]
+    pips = sorted(d["pips"] for d in dice)
+    print(f"{result['image']}: {len(dice)} dice in {result['ms']} ms ({result['width']}x{result['height']}); "
+          f"pips {' '.join(map(str, pips)) or '-'}, total {sum(pips)}")  # fmt: skip
+    for d in dice:
+        x0, y0, x1, y1 = d["box"]
+        big = " Biggy" if d["biggy"] else ""
+        print(
+            f"  {d['pips']}  {d['colour']:<7}{big:<7} at ({x0:.0f},{y0:.0f})-({x1:.0f},{y1:.0f})  {d['confidence']:.2f}"
+        )
+
+
 def run_rules(args: argparse.Namespace) -> int:
     """Lists the games and variants the referee knows."""
     from referee.rules import RULESETS, VARIANTS
@@ -235,6 +309,20 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--notation", action="store_true", help="print the table notation after every event")
     play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
     play.set_defaults(handler=run_play)
+
+    detect = sub.add_parser(
+        "detect",
+        help="find and read every die in images",
+        description="Finds every die in the images (files or folders) and reads its pips, colour and "
+        'size. With --json, one line per image: {"image", "width", "height", "ms", "dice": '
+        '[{"box": [x0, y0, x1, y1], "pips", "colour", "biggy", "confidence"}]}. An unreadable '
+        'file gets {"image", "error"}, the rest are still read, and the exit status is 1.',
+    )
+    detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
+    detect.add_argument("--json", action="store_true", help="one JSON line per image")
+    detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
+    detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.set_defaults(handler=run_detect)
 
     rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")
     rules.set_defaults(handler=run_rules)

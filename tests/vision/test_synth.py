@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 from referee import GameState
+from vision.colours import PALETTE
 from vision.synth import scene as scene_module
 from vision.synth.camera import look_at
-from vision.synth.scene import PALETTE, render_scene
+from vision.synth.scene import render_scene
 
 STATE = GameState.from_notation(
     "las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30"

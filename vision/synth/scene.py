@@ -17,26 +17,11 @@ import numpy as np
 from referee import GameState, find_ruleset
 from referee.simulate import default_players, play
 from referee.table import TableSnapshot
+from vision.colours import PALETTE, nearest_colour
 from vision.synth.camera import look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
 
-__all__ = ["PALETTE", "DieLabel", "Scene", "random_state", "render_scene"]
-
-#: Named die colours (BGR): the base box, Boulevard, Royale's extras, and common hobby dice.
-PALETTE: dict[str, tuple[int, int, int]] = {
-    "red": (40, 40, 200),
-    "blue": (170, 80, 30),
-    "green": (60, 150, 40),
-    "black": (35, 35, 35),
-    "white": (235, 235, 235),
-    "yellow": (40, 210, 235),
-    "grey": (140, 140, 140),
-    "violet": (150, 50, 120),
-    "orange": (30, 130, 240),
-    "pink": (180, 120, 240),
-    "brown": (40, 75, 120),
-    "cyan": (210, 200, 60),
-}
+__all__ = ["DieLabel", "Scene", "random_state", "render_scene"]
 
 DIE_MM = 16.0
 BIGGY_MM = 24.0
@@ -58,6 +43,8 @@ class DieLabel:
     """Casino 1..6 it lies on, or 0 for the rolling area."""
     visible: float
     """Fraction of the die's silhouette left visible (hands and other dice hide the rest)."""
+    palette: bool = True
+    """False for a die drawn in an arbitrary colour (``colour`` is then only the nearest name)."""
 
 
 @dataclass
@@ -102,7 +89,7 @@ def _look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, D
         hue, sat, val = rng.integers(0, 180), rng.integers(60, 256), rng.integers(50, 256)
         bgr = cv2.cvtColor(np.uint8([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
         body = tuple(int(c) for c in bgr)
-        name = _nearest_name(body)
+        name = nearest_colour(body)
     else:
         body = tuple(int(np.clip(c + rng.normal(0, 12), 0, 255)) for c in PALETTE[name])
     light = sum(body) / 3 > 150
@@ -114,17 +101,6 @@ def _look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, D
             pip = (20, 20, 20) if light else (245, 245, 245)
     finish = str(rng.choice(["matte", "glossy", "marbled", "translucent"], p=[0.45, 0.3, 0.15, 0.1]))
     return name, DieLook(body, pip, finish, float(rng.uniform(0.14, 0.2)), int(rng.integers(1 << 30)))
-
-
-def _nearest_name(bgr: tuple[int, ...]) -> str:
-    lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
-    best, best_d = "grey", 1e9
-    for name, ref in PALETTE.items():
-        ref_lab = cv2.cvtColor(np.uint8([[ref]]), cv2.COLOR_BGR2LAB)[0, 0].astype(float)
-        d = float(np.linalg.norm(lab - ref_lab))
-        if d < best_d:
-            best, best_d = name, d
-    return best
 
 
 @dataclass(frozen=True)
@@ -319,9 +295,12 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
     # Dice looks: the game's colours, sometimes swapped for any dice people own.
     any_colour = rng.random() < 0.25
     looks = {}
+    arbitrary = set()
     for colour in [*state.players, *([state.neutral] if state.neutral else [])]:
         name = colour.value if colour.value in PALETTE else "grey"
-        looks[colour] = _look(name, rng, any_colour and colour is not state.neutral)
+        if any_colour and colour is not state.neutral:
+            arbitrary.add(colour)
+        looks[colour] = _look(name, rng, colour in arbitrary)
 
     tilt = float(rng.uniform(0, 45))
     fov = float(rng.uniform(50, 75))
@@ -379,6 +358,14 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         name, _ = looks[reading.colour]  # type: ignore[attr-defined]
         box = (float(xs.min()) / scale, float(ys.min()) / scale, float(xs.max() + 1) / scale,
                float(ys.max() + 1) / scale) if len(xs) else (0.0, 0.0, 0.0, 0.0)  # fmt: skip
-        label = DieLabel(box, pose.top, name, bool(reading.big), zone, round(visible, 3))  # type: ignore[attr-defined]
+        label = DieLabel(
+            box,
+            pose.top,
+            name,
+            bool(reading.big),
+            zone,
+            round(visible, 3),  # type: ignore[attr-defined]
+            reading.colour not in arbitrary,
+        )  # type: ignore[attr-defined]
         (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
     return Scene(image, labels, hidden, state.to_notation(), seed, tilt)

@@ -1,0 +1,195 @@
+"""Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
+
+    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--speed 30]
+
+- Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
+  YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
+  and reads its pips; a photo is *perfect* when every die is read right and nothing else is detected.
+- Synthetic held-out scenes (seeds never used for training): the same, plus colour and Biggy.
+- Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages).
+
+Writes ``metrics.json`` and ``metrics.csv`` beside this file and prints them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detect import DiceDetector
+from vision.detections import Detections
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
+SYNTHETIC_SEED = 9_000_000  # far from every training seed
+
+
+@dataclass
+class Tally:
+    """Counts over a set of images."""
+
+    images: int = 0
+    perfect: int = 0
+    dice: int = 0
+    found: int = 0
+    read_right: int = 0
+    extra: int = 0
+    colour_right: int = 0
+    colour_total: int = 0
+    biggy_right: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, float | int]:
+        """Percentages and counts."""
+        pct = lambda a, b: round(100 * a / b, 2) if b else None  # noqa: E731
+        return {
+            "images": self.images, "dice": self.dice,
+            "dice_read_right_pct": pct(self.read_right, self.dice), "dice_found_pct": pct(self.found, self.dice),
+            "photos_perfect_pct": pct(self.perfect, self.images), "extra_detections": self.extra,
+            "colour_right_pct": pct(self.colour_right, self.colour_total),
+            "biggy_right_pct": pct(self.biggy_right, self.found) if self.colour_total else None,
+        }  # fmt: skip
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1)."""
+    lt = np.maximum(a[:, None, :2], b[None, :, :2])
+    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
+    area = lambda x: np.prod(np.clip(x[:, 2:] - x[:, :2], 0, None), axis=1)  # noqa: E731
+    return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-9)
+
+
+def match(truth: np.ndarray, predicted: Detections, threshold: float = 0.5) -> list[tuple[int, int]]:
+    """Greedy one-to-one matching by IoU: (truth index, prediction index) pairs."""
+    if not len(truth) or not len(predicted):
+        return []
+    iou = iou_matrix(truth, predicted.xyxy)
+    pairs = []
+    while True:
+        i, j = np.unravel_index(np.argmax(iou), iou.shape)
+        if iou[i, j] < threshold:
+            return pairs
+        pairs.append((int(i), int(j)))
+        iou[i, :] = -1
+        iou[:, j] = -1
+
+
+def score_image(
+    tally: Tally, truth_boxes: np.ndarray, truth_pips: list[int], detections: Detections,
+    truth_colours: list[str | None] | None = None, truth_biggy: list[bool] | None = None,
+) -> None:  # fmt: skip
+    """Adds one image to the tally."""
+    pairs = match(truth_boxes, detections)
+    right = sum(int(detections.data["pips"][j]) == truth_pips[i] for i, j in pairs)
+    tally.images += 1
+    tally.dice += len(truth_pips)
+    tally.found += len(pairs)
+    tally.read_right += right
+    tally.extra += len(detections) - len(pairs)
+    tally.perfect += int(right == len(truth_pips) and len(detections) == len(truth_pips))
+    for i, j in pairs:
+        if truth_colours is not None and truth_colours[i] is not None:
+            tally.colour_total += 1
+            tally.colour_right += int(detections.data["colour"][j] == truth_colours[i])
+        if truth_biggy is not None:
+            tally.biggy_right += int(bool(detections.data["biggy"][j]) == truth_biggy[i])
+
+
+def yolo_labels(path: Path, width: int, height: int) -> tuple[np.ndarray, list[int]]:
+    """Boxes in pixels and pip values from a YOLO label file (class = pips - 1)."""
+    boxes, pips = [], []
+    for line in path.read_text().splitlines() if path.exists() else []:
+        if line.strip():
+            cls, cx, cy, w, h = (float(v) for v in line.split())
+            x0, y0 = (cx - w / 2) * width, (cy - h / 2) * height
+            boxes.append([x0, y0, x0 + w * width, y0 + h * height])
+            pips.append(int(cls) + 1)
+    return np.array(boxes, dtype=np.float32).reshape(-1, 4), pips
+
+
+def evaluate_real(detector: DiceDetector, real: Path) -> Tally:
+    """The real photos of the val split (or every labelled image of a folder without split.csv)."""
+    tally = Tally()
+    if (real / "split.csv").exists():
+        with open(real / "split.csv", newline="") as handle:
+            names = [row["image"] for row in csv.DictReader(handle) if row["split"] == "val"]
+        images = [real / "images" / name for name in names]
+    else:
+        images = sorted(p for p in (real / "images").iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+    for path in images:
+        image = cv2.imread(str(path))
+        if image is None:
+            tally.errors.append(f"unreadable {path.name}")
+            continue
+        boxes, pips = yolo_labels(real / "labels" / f"{path.stem}.txt", image.shape[1], image.shape[0])
+        score_image(tally, boxes, pips, detector(image))
+    return tally
+
+
+def evaluate_synthetic(detector: DiceDetector, count: int) -> Tally:
+    """Held-out rendered tables, with colour and Biggy."""
+    from vision.synth.scene import render_scene
+
+    tally = Tally()
+    for index in range(count):
+        scene = render_scene(SYNTHETIC_SEED + index)
+        boxes = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4)
+        score_image(tally, boxes, [d.pips for d in scene.dice], detector(scene.image),
+                    [d.colour if d.palette else None for d in scene.dice], [d.biggy for d in scene.dice])  # fmt: skip
+    return tally
+
+
+def measure_speed(detector: DiceDetector, frames: int) -> dict[str, float]:
+    """Median and 90th-percentile milliseconds per 1280x720 frame, both stages."""
+    from vision.synth.scene import render_scene
+
+    images = [render_scene(SYNTHETIC_SEED + 50_000 + i, size=(1280, 720)).image for i in range(min(frames, 10))]
+    detector(images[0])  # warm-up
+    times = []
+    for index in range(frames):
+        started = time.perf_counter()
+        detector(images[index % len(images)])
+        times.append((time.perf_counter() - started) * 1000)
+    return {"frames": frames, "median_ms": round(statistics.median(times), 1),
+            "p90_ms": round(float(np.percentile(times, 90)), 1)}  # fmt: skip
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", type=Path, default=REAL, help="folder with images/ and labels/ (and split.csv)")
+    parser.add_argument("--synthetic", type=int, default=150, help="held-out rendered scenes")
+    parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
+    parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
+    args = parser.parse_args()
+    detector = DiceDetector()
+    results: dict[str, object] = {}
+    if (args.real / "images").exists():
+        results["real_val"] = evaluate_real(detector, args.real).summary()
+    if args.synthetic:
+        results["synthetic_heldout"] = evaluate_synthetic(detector, args.synthetic).summary()
+    if args.speed:
+        results["speed_1280x720"] = measure_speed(detector, args.speed)
+    print(json.dumps(results, indent=1))
+    if not args.no_write:
+        (HERE / "metrics.json").write_text(json.dumps(results, indent=1) + "\n")
+        with open(HERE / "metrics.csv", "w", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["set", "metric", "value"])
+            for name, values in results.items():
+                for key, value in values.items():  # type: ignore[attr-defined]
+                    writer.writerow([name, key, value])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Builds the die reader's crops: real photos (train split; val kept apart) and synthetic renders.
+
+    python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
+
+Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git): ``x`` uint8 crops
+(N, 48, 48, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary colours),
+``biggy`` and ``real`` flags. Boxes are jittered like a detector's to teach tolerance.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.colours import PALETTE_NAMES
+from vision.crops import crop_die
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
+OUT = ROOT / "datasets" / "die_reader"
+
+
+def jitter(box: tuple[float, float, float, float], rng: np.random.Generator) -> tuple[float, float, float, float]:
+    """A box moved and scaled the way a detector's boxes stray from the truth."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    cx = (x0 + x1) / 2 + rng.uniform(-0.08, 0.08) * w
+    cy = (y0 + y1) / 2 + rng.uniform(-0.08, 0.08) * h
+    s = rng.uniform(0.88, 1.15)
+    return cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2
+
+
+def _empty() -> dict[str, list]:
+    return {"x": [], "pips": [], "colour": [], "biggy": [], "real": []}
+
+
+def real_crops(real: Path, split: str, copies: int, seed: int) -> dict[str, list]:
+    """Crops of every labelled die in the real photos of one split."""
+    out = _empty()
+    rng = np.random.default_rng(seed)
+    with open(real / "split.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["split"] == split]
+    for row in rows:
+        image = cv2.imread(str(real / "images" / row["image"]))
+        height, width = image.shape[:2]
+        for line in (real / "labels" / f"{Path(row['image']).stem}.txt").read_text().splitlines():
+            if not line.strip():
+                continue
+            cls, cx, cy, w, h = (float(v) for v in line.split())
+            box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+            for _ in range(copies):
+                out["x"].append(crop_die(image, jitter(box, rng) if copies > 1 else box))
+                out["pips"].append(int(cls))
+                out["colour"].append(-1)
+                out["biggy"].append(False)
+                out["real"].append(True)
+    return out
+
+
+def synthetic_crops(seed: int) -> dict[str, list]:
+    """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame."""
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(seed)
+    rng = np.random.default_rng(seed + 7)
+    out = _empty()
+    for die in scene.dice:
+        out["x"].append(crop_die(scene.image, jitter(die.box, rng)))
+        out["pips"].append(die.pips - 1)
+        out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
+        out["biggy"].append(die.biggy)
+        out["real"].append(False)
+    return out
+
+
+def _merge(parts: list[dict[str, list]]) -> dict[str, np.ndarray]:
+    merged = _empty()
+    for part in parts:
+        for key in merged:
+            merged[key] += part[key]
+    return {
+        "x": np.array(merged["x"], dtype=np.uint8).reshape(-1, 48, 48, 3),
+        "pips": np.array(merged["pips"], dtype=np.int8),
+        "colour": np.array(merged["colour"], dtype=np.int8),
+        "biggy": np.array(merged["biggy"], dtype=bool),
+        "real": np.array(merged["real"], dtype=bool),
+    }
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--synthetic-train", type=int, default=800)
+    parser.add_argument("--synthetic-val", type=int, default=200)
+    parser.add_argument("--real-copies", type=int, default=3, help="jittered crops per real training die")
+    parser.add_argument("--seed", type=int, default=2)
+    parser.add_argument("--real", type=Path, default=REAL)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if not (args.real / "split.csv").exists():
+        parser.error(f"no real dataset at {args.real} (expected split.csv there)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    base = args.seed * 1_000_000
+    with ProcessPoolExecutor(args.workers) as pool:
+        train_synth = list(pool.map(synthetic_crops, range(base, base + args.synthetic_train), chunksize=8))
+        val_synth = list(pool.map(synthetic_crops, range(base + 500_000, base + 500_000 + args.synthetic_val),
+                                  chunksize=8))  # fmt: skip
+    sets = {
+        "train": _merge([real_crops(args.real, "train", args.real_copies, args.seed), *train_synth]),
+        "val_real": _merge([real_crops(args.real, "val", 1, args.seed)]),
+        "val_synth": _merge(val_synth),
+    }
+    summary = {}
+    for name, arrays in sets.items():
+        np.savez_compressed(args.out / f"{name}.npz", **arrays)
+        summary[name] = {"crops": len(arrays["pips"]), "real": int(arrays["real"].sum())}
+    (args.out / "manifest.json").write_text(json.dumps({"seed": args.seed, **vars(args) | {"real": str(args.real),
+                                                        "out": str(args.out)}, "sets": summary}, indent=1))  # fmt: skip
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""The die reader network: a small CNN with two heads, pips (6) and palette colour (12)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from vision.colours import PALETTE_NAMES
+
+
+def _block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
+    layers: list[nn.Module] = [
+        nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+        nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+    ]  # fmt: skip
+    if pool:
+        layers.append(nn.MaxPool2d(2))
+    return layers
+
+
+class DieReaderNet(nn.Module):
+    """48x48 BGR crop (scaled to 0..1) -> (pip logits (N, 6), colour logits (N, 12))."""
+
+    def __init__(self, colours: int = len(PALETTE_NAMES)) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            *_block(3, 16, True), *_block(16, 32, True), *_block(32, 64, True),
+            nn.Conv2d(64, 96, 3, padding=1, bias=False), nn.BatchNorm2d(96), nn.ReLU(inplace=True),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+        )  # fmt: skip
+        self.pips = nn.Linear(96, 6)
+        self.colour = nn.Linear(96, colours)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Logits of both heads."""
+        features = self.features(x)
+        return self.pips(features), self.colour(features)

@@ -1,0 +1,157 @@
+"""Trains the die reader on CPU (minutes, not hours) and exports it to ONNX.
+
+    python -m models.die_reader.train [--epochs 14] [--seed 0]
+
+Reads ``datasets/die_reader/*.npz`` (``make_dataset``), keeps the last epoch in
+``runs/die_reader/last.pt`` (resumable), and writes ``reader.onnx``, ``config.json`` and
+``metrics.json`` into this folder. The real photos' val split is only evaluated, never trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from models.die_reader.net import DieReaderNet
+from vision.colours import PALETTE_NAMES
+from vision.crops import CROP_MARGIN, CROP_SIZE
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DATA = ROOT / "datasets" / "die_reader"
+RUN = ROOT / "runs" / "die_reader"
+
+
+def load(name: str) -> dict[str, np.ndarray]:
+    """One of the npz sets written by make_dataset."""
+    with np.load(DATA / f"{name}.npz") as data:
+        return {key: data[key] for key in data.files}
+
+
+def to_tensor(x: np.ndarray) -> torch.Tensor:
+    """uint8 NHWC BGR crops -> float NCHW in 0..1, the reader's input."""
+    return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0)
+
+
+def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Rotations by quarter turns and mirror images (a die face reads the same), light, noise, blur."""
+    n = x.shape[0]
+    k = int(torch.randint(0, 4, (1,), generator=generator))
+    x = torch.rot90(x, k, dims=(2, 3))
+    if torch.rand(1, generator=generator) < 0.5:
+        x = x.flip(3)
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
+    bias = torch.empty(n, 1, 1, 1).uniform_(-0.1, 0.1, generator=generator)
+    x = x * gain + bias + torch.randn(x.shape, generator=generator) * 0.02
+    if torch.rand(1, generator=generator) < 0.3:
+        kernel = torch.tensor([1.0, 2.0, 1.0]) / 4
+        kernel2d = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3)
+        x = F.conv2d(x, kernel2d, padding=1, groups=3)
+    return x.clamp_(0, 1)
+
+
+def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """Pip accuracy (all crops) and colour accuracy (crops with a palette colour)."""
+    model.eval()
+    pips, colours = [], []
+    with torch.no_grad():
+        for start in range(0, len(data["pips"]), 512):
+            p, c = model(to_tensor(data["x"][start : start + 512]))
+            pips.append(p.argmax(1))
+            colours.append(c.argmax(1))
+    pip_pred = torch.cat(pips).numpy()
+    colour_pred = torch.cat(colours).numpy()
+    known = data["colour"] >= 0
+    result = {"crops": len(pip_pred), "pips_accuracy": float((pip_pred == data["pips"]).mean())}
+    if known.any():
+        result["colour_accuracy"] = float((colour_pred[known] == data["colour"][known]).mean())
+    return result
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=14)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    generator = torch.Generator().manual_seed(args.seed)
+    train = load("train")
+    val_real, val_synth = load("val_real"), load("val_synth")
+    model = DieReaderNet()
+    optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    steps = args.epochs * math.ceil(len(train["pips"]) / args.batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
+    first_epoch = 0
+    RUN.mkdir(parents=True, exist_ok=True)
+    if (RUN / "last.pt").exists():
+        state = torch.load(RUN / "last.pt", weights_only=False)
+        if state["args"] == vars(args):
+            model.load_state_dict(state["model"])
+            optimiser.load_state_dict(state["optimiser"])
+            schedule.load_state_dict(state["schedule"])
+            first_epoch = state["epoch"] + 1
+            generator.set_state(state["generator"])
+            print(f"resuming after epoch {first_epoch}", flush=True)
+    x_all = to_tensor(train["x"])
+    pips_all = torch.from_numpy(train["pips"].astype(np.int64))
+    colour_all = torch.from_numpy(train["colour"].astype(np.int64))
+    history = []
+    for epoch in range(first_epoch, args.epochs):
+        model.train()
+        started = time.perf_counter()
+        order = torch.randperm(len(pips_all), generator=generator)
+        total = 0.0
+        for start in range(0, len(order), args.batch):
+            idx = order[start : start + args.batch]
+            pip_logits, colour_logits = model(augment(x_all[idx], generator))
+            loss = F.cross_entropy(pip_logits, pips_all[idx])
+            loss = loss + 0.5 * F.cross_entropy(colour_logits, colour_all[idx], ignore_index=-1)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss) * len(idx)
+        metrics = {"epoch": epoch + 1, "loss": total / len(order), "seconds": round(time.perf_counter() - started, 1),
+                   "val_real": evaluate(model, val_real), "val_synth": evaluate(model, val_synth)}  # fmt: skip
+        history.append(metrics)
+        print(json.dumps(metrics), flush=True)
+        state = {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "schedule": schedule.state_dict(),
+                 "epoch": epoch, "args": vars(args), "generator": generator.get_state()}  # fmt: skip
+        torch.save(state, RUN / "last.pt")
+    export(model, args, history)
+
+
+def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str, object]]) -> None:
+    """Writes reader.onnx (dynamic batch), config.json and metrics.json beside this file."""
+    model.eval()
+    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    torch.onnx.export(model, (dummy,), HERE / "reader.onnx", input_names=["crops"], output_names=["pips", "colour"],
+                      dynamic_axes={"crops": {0: "n"}, "pips": {0: "n"}, "colour": {0: "n"}}, opset_version=17,
+                      dynamo=False)  # fmt: skip
+    config = {
+        "weights": "reader.onnx",
+        "input": {"size": CROP_SIZE, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
+        "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)},
+        "train_args": vars(args),
+        "dataset": json.loads((DATA / "manifest.json").read_text()),
+    }
+    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    if history:
+        (HERE / "metrics.json").write_text(json.dumps(history[-1], indent=1) + "\n")
+    print(f"wrote {HERE / 'reader.onnx'}")
+
+
+if __name__ == "__main__":
+    main()

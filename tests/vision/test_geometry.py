@@ -1,0 +1,83 @@
+"""Pure array stages: crops, letterbox, NMS, Biggy by neighbours, the detection container."""
+
+import numpy as np
+import pytest
+
+from vision.annotate import annotate
+from vision.crops import crop_die
+from vision.detect import biggy_by_neighbours, letterbox, nms
+from vision.detections import Detections
+
+
+def test_crop_is_centred_on_the_box_and_pads_outside_the_image():
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[90:110, 140:160] = 255  # a 20 px white square centred at (150, 100)
+    crop = crop_die(image, (140, 90, 160, 110), size=48, margin=0.25)  # side 30 px -> 48 px
+    white = np.argwhere(crop[:, :, 0] > 127)
+    assert np.allclose(white.mean(axis=0), [23.5, 23.5], atol=0.6)
+    assert abs(len(white) - (20 * 48 / 30) ** 2) < 0.1 * (20 * 48 / 30) ** 2
+    corner = crop_die(image, (-10, -10, 10, 10))
+    assert corner.shape == (48, 48, 3) and corner.max() == 0
+
+
+def test_letterbox_keeps_aspect_and_maps_back():
+    image = np.zeros((480, 640, 3), np.uint8)
+    out, box = letterbox(image, 416)
+    assert out.shape == (416, 416, 3)
+    assert box.scale == pytest.approx(0.65) and box.pad_x == 0 and box.pad_y == 52
+    assert (out[:52] == 114).all() and (out[52:364] == 0).all()
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes_only():
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [20, 20, 30, 30], [9, 9, 19, 19]], float)
+    scores = np.array([0.8, 0.9, 0.7, 0.6])
+    assert nms(boxes, scores, 0.5).tolist() == [1, 2, 3]
+
+
+def _grid(sides, spacing=60.0):
+    centres = np.array([[i * spacing, 0.0] for i in range(len(sides))])
+    half = np.array(sides, float)[:, None] / 2
+    return Detections(np.hstack([centres - half, centres + half]), np.ones(len(sides)))
+
+
+@pytest.mark.parametrize(
+    ("sides", "expected"),
+    [
+        ([20, 20, 30, 20, 20], [False, False, True, False, False]),
+        ([20, 30], [False, True]),
+        ([30], [False]),  # alone: cannot be judged
+        ([20, 22, 19, 21], [False] * 4),
+        ([30, 30, 20, 20], [True, True, False, False]),
+    ],
+)
+def test_biggy_by_neighbours(sides, expected):
+    assert biggy_by_neighbours(_grid(sides)).tolist() == expected
+
+
+def test_biggy_follows_perspective():
+    # Far dice are small and near dice large; a Biggy among the far ones is still found.
+    far = _grid([14, 14, 21, 14])
+    near = Detections(far.xyxy * 2 + [0, 400, 0, 400], far.confidence)
+    both = Detections(np.vstack([far.xyxy, near.xyxy]), np.ones(8))
+    assert biggy_by_neighbours(both).tolist() == [False, False, True, False] * 2
+
+
+def test_detections_container():
+    d = Detections(np.array([[0, 0, 10, 20], [5, 5, 7, 7]]), np.array([0.9, 0.2]), {"pips": np.array([6, 1])})
+    assert len(d) == 2 and len(Detections.empty()) == 0
+    assert d[np.array([True, False])].data["pips"].tolist() == [6]
+    assert d[1].xyxy.tolist() == [[5, 5, 7, 7]]
+    assert d.sides.tolist() == pytest.approx([200**0.5, 2.0])
+    with pytest.raises(ValueError, match="one value per box"):
+        Detections(np.zeros((2, 4)), np.zeros(3))
+
+
+def test_annotate_draws_without_touching_the_input():
+    image = np.full((100, 100, 3), 90, np.uint8)
+    d = Detections(
+        np.array([[20, 30, 50, 60]]),
+        np.array([0.9]),
+        {"pips": np.array([4]), "colour": np.array(["red"], object), "biggy": np.array([True])},
+    )
+    out = annotate(image, d)
+    assert (image == 90).all() and (out != 90).any()

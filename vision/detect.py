@@ -1,0 +1,201 @@
+"""Reading dice in an image: a YOLO die detector, then a crop reader for pips and colour (ONNX Runtime).
+
+Stage 1 (``models/dice_detector``) finds every die at a modest input size; stage 2
+(``models/die_reader``) reads each die from a crop of the *original* frame, where small dice still
+have readable pips. A Biggy is told from its size against its neighbours (perspective makes absolute
+pixel sizes useless; the camera pipeline later judges it in table millimetres). No torch at run time.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import crop_die
+from vision.detections import Detections
+
+__all__ = ["MODELS", "DiceDetector", "ModelError", "biggy_by_neighbours", "dice_to_json", "letterbox", "nms"]
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+
+
+class ModelError(RuntimeError):
+    """Weights or their config are missing or broken."""
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image was fitted into the square network input."""
+
+    scale: float
+    pad_x: float
+    pad_y: float
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Resizes keeping the aspect ratio and pads to ``size`` x ``size`` with grey (YOLO's convention)."""
+    height, width = image.shape[:2]
+    scale = min(size / width, size / height)
+    new_w, new_h = round(width * scale), round(height * scale)
+    resized = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pad_x, pad_y = (size - new_w) / 2, (size - new_h) / 2
+    top, left = round(pad_y - 0.1), round(pad_x - 0.1)
+    out = cv2.copyMakeBorder(resized, top, size - new_h - top, left, size - new_w - left, cv2.BORDER_CONSTANT,
+                             value=(114, 114, 114))  # fmt: skip
+    return out, Letterbox(scale, left, top)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first."""
+    order = np.argsort(-scores)
+    keep = []
+    areas = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
+    while len(order):
+        i = order[0]
+        keep.append(i)
+        rest = order[1:]
+        lt = np.maximum(boxes[i, :2], boxes[rest, :2])
+        rb = np.minimum(boxes[i, 2:], boxes[rest, 2:])
+        inter = np.prod(np.clip(rb - lt, 0, None), axis=1)
+        order = rest[inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9) <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+def biggy_by_neighbours(detections: Detections, ratio: float = 1.28, neighbours: int = 4) -> np.ndarray:
+    """True for dice clearly larger than their nearest neighbours (a Biggy is 1.5x a normal die's edge).
+
+    Each die is compared with the median size of its ``neighbours`` nearest other dice, which share its
+    perspective; a die with no neighbour cannot be judged and counts as normal.
+    """
+    n = len(detections)
+    result = np.zeros(n, dtype=bool)
+    if n < 2:
+        return result
+    sides, centres = detections.sides, detections.centres
+    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    for i in range(n):
+        nearest = np.argsort(distances[i])[: min(neighbours, n - 1)]
+        reference = np.median(sides[nearest])
+        # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
+        reference = min(reference, float(np.percentile(sides[nearest], 25)) * 1.1)
+        result[i] = sides[i] > ratio * reference
+    return result
+
+
+def _session(path: Path):  # type: ignore[no-untyped-def]
+    import onnxruntime as ort
+
+    if not path.exists():
+        raise ModelError(f"missing model weights {path}: the repository ships them; was the file deleted?")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 2
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as error:  # onnxruntime raises its own types for corrupt files
+        raise ModelError(f"cannot load {path}: {error}") from None
+
+
+def _config(folder: Path) -> dict[str, object]:
+    path = folder / "config.json"
+    try:
+        return dict(json.loads(path.read_text()))
+    except (OSError, json.JSONDecodeError) as error:
+        raise ModelError(f"cannot read {path}: {error}") from None
+
+
+class DiceDetector:
+    """Finds and reads every die in a BGR image. Holds the two ONNX sessions (the only state).
+
+    Example:
+        >>> detector = DiceDetector()  # doctest: +SKIP
+        >>> detections = detector(cv2.imread("table.jpg"))  # doctest: +SKIP
+        >>> detections.data["pips"], detections.data["colour"], detections.data["biggy"]  # doctest: +SKIP
+    """
+
+    def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
+                 confidence: float = 0.35, iou: float = 0.5) -> None:  # fmt: skip
+        detector_config = _config(detector_dir)
+        reader_config = _config(reader_dir)
+        self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
+        self.detector = _session(detector_dir / str(detector_config["weights"]))
+        self.reader = _session(reader_dir / str(reader_config["weights"]))
+        outputs = reader_config["outputs"]
+        self.colours = list(outputs["colour"])  # type: ignore[index]
+        self.crop_size = int(reader_config["input"]["size"])  # type: ignore[index]
+        self.crop_margin = float(reader_config["input"]["margin"])  # type: ignore[index]
+        self.confidence = confidence
+        self.iou = iou
+
+    def find(self, image: np.ndarray) -> Detections:
+        """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence."""
+        net_input, box = letterbox(image, self.input_size)
+        blob = np.ascontiguousarray(net_input[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        output = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0][0]  # (4 + classes, anchors)
+        scores = output[4:].max(axis=0)
+        keep = scores > self.confidence
+        if not keep.any():
+            return Detections.empty()
+        cx, cy, w, h = output[:4, keep]
+        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        boxes = (boxes - [box.pad_x, box.pad_y, box.pad_x, box.pad_y]) / box.scale
+        height, width = image.shape[:2]
+        boxes = np.clip(boxes, 0, [width, height, width, height])
+        chosen = nms(boxes, scores[keep], self.iou)
+        return Detections(boxes[chosen], scores[keep][chosen])
+
+    def read(self, image: np.ndarray, detections: Detections) -> Detections:
+        """Stage 2: adds ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence`` and ``biggy``."""
+        if not len(detections):
+            empty = {"pips": np.zeros(0, int), "pips_confidence": np.zeros(0, np.float32),
+                     "colour": np.zeros(0, object), "colour_confidence": np.zeros(0, np.float32),
+                     "biggy": np.zeros(0, bool)}  # fmt: skip
+            return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
+        crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        pip_logits, colour_logits = self.reader.run(None, {self.reader.get_inputs()[0].name: blob})
+        pip_p, colour_p = _softmax(pip_logits), _softmax(colour_logits)
+        data = {
+            **detections.data,
+            "pips": pip_p.argmax(1) + 1,
+            "pips_confidence": pip_p.max(1).astype(np.float32),
+            "colour": np.array([self.colours[i] for i in colour_p.argmax(1)], dtype=object),
+            "colour_confidence": colour_p.max(1).astype(np.float32),
+            "biggy": biggy_by_neighbours(detections),
+        }
+        return Detections(detections.xyxy, detections.confidence, data)
+
+    def __call__(self, image: np.ndarray) -> Detections:
+        """Both stages on one BGR image."""
+        if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.size == 0:
+            raise ValueError("expected a BGR image of shape (height, width, 3)")
+        return self.read(image, self.find(image))
+
+
+def dice_to_json(detections: Detections) -> list[dict[str, object]]:
+    """The ``dice`` list of ``dice-referee detect --json``: box, pips, colour, biggy, confidence.
+
+    ``confidence`` is the detector's confidence that a die is there times the reader's confidence in
+    its pips.
+    """
+    data = detections.data
+    return [
+        {
+            "box": [round(float(v), 1) for v in box],
+            "pips": int(data["pips"][i]),
+            "colour": str(data["colour"][i]),
+            "biggy": bool(data["biggy"][i]),
+            "confidence": round(float(detections.confidence[i] * data["pips_confidence"][i]), 3),
+        }
+        for i, box in enumerate(detections.xyxy)
+    ]
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

@@ -34,9 +34,12 @@ test: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/dice-referee play --players 4 --seed 2026 --record game-record.jsonl
 
-## bench: measure the rules engine (games per second, time per turn)
+## bench: measure the rules engine, then the dice reader (accuracy on real and synthetic photos, speed)
 bench: $(STAMP)
 	$(PY) bench/bench_referee.py
+	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
+		$(PY) -m models.dice_detector.evaluate; \
+	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

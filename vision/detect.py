@@ -103,6 +103,9 @@ def _session(path: Path):  # type: ignore[no-untyped-def]
 
 def _config(folder: Path) -> dict[str, object]:
     path = folder / "config.json"
+    if not path.exists():
+        raise ModelError(f"no trained model in {folder} (its config.json is missing): see "
+                         f"{MODELS / 'dice_detector' / 'MODEL_CARD.md'}")  # fmt: skip
     try:
         return dict(json.loads(path.read_text()))
     except (OSError, json.JSONDecodeError) as error:

@@ -20,7 +20,7 @@ def test_console_script_is_installed():
     assert out.stdout.startswith("dice-referee ")
 
 
-@pytest.mark.parametrize("command", ["settle", "simulate", "replay", "play", "rules"])
+@pytest.mark.parametrize("command", ["settle", "simulate", "replay", "play", "rules", "detect"])
 def test_every_subcommand_has_help(command):
     out = cli(command, "--help")
     assert out.returncode == 0 and "usage: dice-referee" in out.stdout

@@ -1,0 +1,69 @@
+"""The committed dice reader on committed fixtures (skipped until the trained weights are committed)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.dice_detector.evaluate import Tally, score_image, yolo_labels
+from vision.detect import MODELS, DiceDetector
+from vision.synth.scene import render_scene
+
+FIXTURES = Path(__file__).with_name("fixtures")
+WEIGHTS = [MODELS / "dice_detector" / "detector.onnx", MODELS / "die_reader" / "reader.onnx"]
+pytestmark = [
+    pytest.mark.model,
+    pytest.mark.skipif(not all(p.exists() for p in WEIGHTS), reason="trained weights not committed yet"),
+]
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return DiceDetector()
+
+
+def test_reads_real_fixture_photos(detector):
+    tally = Tally()
+    for path in sorted((FIXTURES / "real").glob("*.jpg")):
+        image = cv2.imread(str(path))
+        boxes, pips = yolo_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+        score_image(tally, boxes, pips, detector(image))
+    summary = tally.summary()
+    assert summary["dice_read_right_pct"] >= 95, summary
+    assert tally.extra <= 1, summary
+
+
+@pytest.mark.parametrize("seed", [9_100_000, 9_100_001, 9_100_002])
+def test_reads_rendered_tables_with_colour_and_biggy(detector, seed):
+    scene = render_scene(seed, size=(1280, 720))
+    tally = Tally()
+    boxes = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4)
+    score_image(tally, boxes, [d.pips for d in scene.dice], detector(scene.image),
+                [d.colour if d.palette else None for d in scene.dice], [d.biggy for d in scene.dice])  # fmt: skip
+    summary = tally.summary()
+    assert summary["dice_read_right_pct"] >= 90, summary
+    assert summary["colour_right_pct"] is None or summary["colour_right_pct"] >= 90, summary
+
+
+def test_detect_cli_contract(tmp_path):
+    corrupt = tmp_path / "corrupt.jpg"
+    corrupt.write_bytes(b"\xff\xd8 not really a jpeg")
+    real = sorted((FIXTURES / "real").glob("*.jpg"))[:2]
+    args = [str(real[0]), str(corrupt), str(tmp_path / "missing.png"), str(real[1])]
+    out = subprocess.run([sys.executable, "-m", "dice_referee", "detect", "--json", *args,
+                          "--save-annotated", str(tmp_path / "annotated")], capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [line["image"] for line in lines] == args
+    assert "error" in lines[1] and "corrupt" in lines[1]["error"]
+    assert "no such file" in lines[2]["error"]
+    for line in (lines[0], lines[3]):
+        assert {"width", "height", "ms", "dice"} <= set(line)
+        for die in line["dice"]:
+            assert set(die) == {"box", "pips", "colour", "biggy", "confidence"}
+            assert 1 <= die["pips"] <= 6 and len(die["box"]) == 4
+    assert len(list((tmp_path / "annotated").glob("*.jpg"))) == 2

@@ -1,0 +1,53 @@
+"""The evaluation's matching and counting rules (what "read right" and "perfect" mean)."""
+
+import numpy as np
+import pytest
+
+from models.dice_detector.evaluate import Tally, iou_matrix, match, score_image, yolo_labels
+from models.dice_detector.make_dataset import _yolo_line
+from models.die_reader.make_dataset import jitter
+from vision.detections import Detections
+
+
+def detections(boxes, pips, colours=None, biggy=None):
+    n = len(boxes)
+    return Detections(np.array(boxes, float).reshape(-1, 4), np.ones(n), {
+        "pips": np.array(pips, int), "colour": np.array(colours or ["red"] * n, object),
+        "biggy": np.array(biggy or [False] * n, bool)})  # fmt: skip
+
+
+def test_iou_and_greedy_matching():
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], float)
+    pred = detections([[21, 0, 31, 10], [1, 0, 11, 10], [50, 50, 60, 60]], [1, 2, 3])
+    assert iou_matrix(truth[:1], truth[:1])[0, 0] == pytest.approx(1.0)
+    assert sorted(match(truth, pred)) == [(0, 1), (1, 0)]
+    assert match(truth, detections([[5, 5, 15, 15]], [1])) == []  # IoU 1/7 < 0.5
+
+
+def test_score_image_counts_read_right_extra_and_perfect():
+    tally = Tally()
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], float)
+    score_image(tally, truth, [2, 5], detections([[0, 0, 10, 10], [20, 0, 30, 10]], [2, 5]))
+    score_image(tally, truth, [2, 5], detections([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], [2, 4, 1]),
+                ["red", None], [False, True])  # fmt: skip
+    summary = tally.summary()
+    assert (tally.dice, tally.read_right, tally.extra, tally.perfect) == (4, 3, 1, 1)
+    assert summary["dice_read_right_pct"] == 75.0 and summary["photos_perfect_pct"] == 50.0
+    assert (tally.colour_total, tally.colour_right, tally.biggy_right) == (1, 1, 1)
+
+
+def test_yolo_labels_round_trip(tmp_path):
+    line = _yolo_line((10, 20, 30, 60), 100, 200)
+    (tmp_path / "a.txt").write_text(line.replace("0 ", "3 ", 1) + "\n")
+    boxes, pips = yolo_labels(tmp_path / "a.txt", 100, 200)
+    assert pips == [4]
+    assert boxes.tolist() == [pytest.approx([10, 20, 30, 60], abs=1e-3)]
+    assert yolo_labels(tmp_path / "missing.txt", 100, 200)[1] == []
+
+
+def test_jitter_stays_near_the_box():
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        x0, y0, x1, y1 = jitter((100, 100, 120, 130), rng)
+        assert abs((x0 + x1) / 2 - 110) <= 0.08 * 20 + 1e-9 and 0.88 * 20 - 1e-9 <= x1 - x0 <= 1.15 * 20 + 1e-9
+        assert abs((y0 + y1) / 2 - 115) <= 0.08 * 30 + 1e-9 and 0.88 * 30 - 1e-9 <= y1 - y0 <= 1.15 * 30 + 1e-9

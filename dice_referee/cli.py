@@ -184,14 +184,19 @@ def run_detect(args: argparse.Namespace) -> int:
     """Finds and reads every die in images; one JSON line (or a table) per image."""
     import os
     import time
+    from pathlib import Path
 
     import cv2
 
     from vision.annotate import annotate
-    from vision.detect import DiceDetector, ModelError, dice_to_json
+    from vision.detect import MODELS, DiceDetector, ModelError, dice_to_json
+
+    if args.models is None:
+        args.models = str(MODELS)
 
     try:
-        detector = DiceDetector(confidence=args.confidence)
+        models = Path(args.models)
+        detector = DiceDetector(models / "dice_detector", models / "die_reader", confidence=args.confidence)
     except ModelError as error:
         print(f"dice-referee detect: {error}", file=sys.stderr)
         return 2
@@ -322,6 +327,8 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
     detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/ (default: "
+                        "the repository's models/)")  # fmt: skip
     detect.set_defaults(handler=run_detect)
 
     rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")

@@ -122,3 +122,8 @@ def test_replay_errors(tmp_path):
 def test_rules_lists_variants():
     out = cli("rules")
     assert out.returncode == 0 and "neutral:" in out.stdout and "six-players:" in out.stdout
+
+
+def test_detect_without_weights_says_so(tmp_path):
+    out = cli("detect", "--json", "--models", str(tmp_path), str(tmp_path))
+    assert out.returncode == 2 and "no trained model in" in out.stderr and "Traceback" not in out.stderr

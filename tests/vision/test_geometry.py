@@ -81,3 +81,25 @@ def test_annotate_draws_without_touching_the_input():
     )
     out = annotate(image, d)
     assert (image == 90).all() and (out != 90).any()
+
+
+def test_missing_or_broken_weights_are_clear_errors(tmp_path):
+    import json
+
+    from vision.detect import DiceDetector, ModelError
+
+    with pytest.raises(ModelError, match="no trained model in"):
+        DiceDetector(tmp_path / "dice_detector", tmp_path / "die_reader")
+    for name, weights in (("dice_detector", "detector.onnx"), ("die_reader", "reader.onnx")):
+        (tmp_path / name).mkdir()
+        config = {"weights": weights, "input_size": 416, "input": {"size": 48, "margin": 0.15},
+                  "outputs": {"colour": ["red"]}}  # fmt: skip
+        (tmp_path / name / "config.json").write_text(json.dumps(config))
+    with pytest.raises(ModelError, match="missing model weights"):
+        DiceDetector(tmp_path / "dice_detector", tmp_path / "die_reader")
+    (tmp_path / "dice_detector" / "detector.onnx").write_bytes(b"not an onnx model")
+    with pytest.raises(ModelError, match="cannot load"):
+        DiceDetector(tmp_path / "dice_detector", tmp_path / "die_reader")
+    (tmp_path / "die_reader" / "config.json").write_text("{broken")
+    with pytest.raises(ModelError, match="cannot read"):
+        DiceDetector(tmp_path / "dice_detector", tmp_path / "die_reader")

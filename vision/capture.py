@@ -1,0 +1,188 @@
+"""Frame sources behind one small interface: a camera, a network stream, a video file, still images.
+
+Every source yields :class:`Frame` objects (index, timestamp in seconds, BGR image). Images stay in
+OpenCV's BGR order throughout ``vision``; the networks convert at their own input. Files are the only
+inputs decoded here and in the command line's ``main`` functions. Live sources take their clock as a
+parameter, so tests replay them deterministically.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "CaptureError",
+    "Frame",
+    "FrameSource",
+    "LiveSource",
+    "StillImagesSource",
+    "VideoFileSource",
+    "open_source",
+]
+
+log = logging.getLogger(__name__)
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class CaptureError(RuntimeError):
+    """A source that cannot be opened or read (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a source."""
+
+    index: int
+    """0-based position in the source."""
+    timestamp_s: float
+    """Seconds since the source started (from the file for videos and stills, from the clock for live)."""
+    image: np.ndarray
+    """BGR uint8 image (height, width, 3)."""
+
+
+class FrameSource(Protocol):
+    """Anything that yields frames."""
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames in order until the source ends (live sources do not end on their own)."""
+        ...
+
+
+class StillImagesSource:
+    """Image files shown one after another at ``fps`` (optionally looping): fixtures and photo sets."""
+
+    def __init__(self, paths: Sequence[str | os.PathLike[str]], fps: float = 2.0, loop: bool = False) -> None:
+        if not paths:
+            raise CaptureError("no images given")
+        if fps <= 0:
+            raise CaptureError(f"fps must be positive, got {fps}")
+        self.paths = [os.fspath(p) for p in paths]
+        self.fps = fps
+        self.loop = loop
+
+    def frames(self) -> Iterator[Frame]:
+        """Each image as a frame; an unreadable file raises :class:`CaptureError` naming it."""
+        index = 0
+        while True:
+            for path in self.paths:
+                image = cv2.imread(path, cv2.IMREAD_COLOR)
+                if image is None:
+                    raise CaptureError(f"cannot read image {path}: missing, not an image, or corrupt")
+                yield Frame(index, index / self.fps, image)
+                index += 1
+            if not self.loop:
+                return
+
+
+class VideoFileSource:
+    """A recorded video, frame by frame, with the file's own timestamps."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+        if not os.path.isfile(self.path):
+            raise CaptureError(f"no such video file: {self.path}")
+
+    def frames(self) -> Iterator[Frame]:
+        """Every decodable frame; a file that yields none raises :class:`CaptureError`."""
+        capture = cv2.VideoCapture(self.path)
+        try:
+            if not capture.isOpened():
+                raise CaptureError(f"cannot open video {self.path}: not a video OpenCV can decode, or corrupt")
+            fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+            index = 0
+            while True:
+                ok, image = capture.read()
+                if not ok or image is None:
+                    break
+                yield Frame(index, index / fps, image)
+                index += 1
+            if index == 0:
+                raise CaptureError(f"video {self.path} has no decodable frame (corrupt or empty)")
+        finally:
+            capture.release()
+
+
+class LiveSource:
+    """A camera (by index) or a network stream (URL), reconnected with back-off when it drops.
+
+    A stalled or unplugged source is logged and reopened after 0.5 s, 1 s, 2 s ... up to
+    ``max_backoff_s``; ``on_status`` hears "connected", "lost: ..." and "reconnecting in ...". The
+    frame index keeps counting across reconnections, so nothing downstream is reset.
+    """
+
+    def __init__(
+        self, device: int | str, *, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep, max_backoff_s: float = 10.0, max_failures: int | None = None,
+        on_status: Callable[[str], None] | None = None,
+        opener: Callable[[int | str], cv2.VideoCapture] = cv2.VideoCapture,
+    ) -> None:  # fmt: skip
+        self.device = device
+        self.clock = clock
+        self.sleep = sleep
+        self.max_backoff_s = max_backoff_s
+        self.max_failures = max_failures
+        self.on_status = on_status or (lambda message: log.info("%s: %s", device, message))
+        self.opener = opener
+
+    def frames(self) -> Iterator[Frame]:
+        """Frames for as long as the source lives; raises after ``max_failures`` failed reconnections."""
+        start = self.clock()
+        index = 0
+        failures = 0
+        backoff = 0.5
+        while True:
+            capture = self.opener(self.device)
+            if capture is not None and capture.isOpened():
+                self.on_status("connected")
+                backoff = 0.5
+                while True:
+                    ok, image = capture.read()
+                    if not ok or image is None:
+                        break
+                    failures = 0
+                    yield Frame(index, self.clock() - start, image)
+                    index += 1
+                capture.release()
+                self.on_status("lost: no frame from the source")
+            else:
+                self.on_status("cannot open the source")
+            failures += 1
+            if self.max_failures is not None and failures >= self.max_failures:
+                raise CaptureError(f"camera {self.device!r}: gave up after {failures} failed attempts to read it")
+            self.on_status(f"reconnecting in {backoff:g} s")
+            self.sleep(backoff)
+            backoff = min(backoff * 2, self.max_backoff_s)
+
+
+def open_source(spec: str, *, fps: float = 2.0, loop: bool = False) -> FrameSource:
+    """A source from a command-line argument.
+
+    ``"0"`` (any integer) is a camera index; ``rtsp://``, ``http://`` and ``https://`` are network
+    streams (a phone's IP-camera app); a folder is its images in name order; an image file is a still;
+    any other file is a video.
+
+    Raises:
+        CaptureError: for a path that does not exist or a folder without images.
+    """
+    if spec.strip().isdigit():
+        return LiveSource(int(spec))
+    if spec.startswith(("rtsp://", "http://", "https://")):
+        return LiveSource(spec)
+    if os.path.isdir(spec):
+        names = sorted(n for n in os.listdir(spec) if n.lower().endswith(IMAGE_SUFFIXES))
+        if not names:
+            raise CaptureError(f"folder {spec} holds no images ({', '.join(IMAGE_SUFFIXES)})")
+        return StillImagesSource([os.path.join(spec, n) for n in names], fps=fps, loop=loop)
+    if not os.path.exists(spec):
+        raise CaptureError(f"no such camera, file or folder: {spec}")
+    if spec.lower().endswith(IMAGE_SUFFIXES):
+        return StillImagesSource([spec], fps=fps, loop=loop)
+    return VideoFileSource(spec)

@@ -1,0 +1,166 @@
+"""Where the casinos are: the table calibration and zone membership, apart from any drawing.
+
+A :class:`Calibration` maps image pixels to *table* millimetres with a homography and holds the six
+casino polygons and the rolling area in table millimetres, so moving the camera changes only the
+homography. Membership uses each die's box centre projected onto the table plane. The calibration
+file (``instance/calibration.json``) is plain JSON; a broken one is a clear :class:`CalibrationError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "ROLLING_AREA",
+    "Calibration",
+    "CalibrationError",
+    "default_zones",
+    "homography_from_corners",
+    "load_calibration",
+    "save_calibration",
+]
+
+ROLLING_AREA = 0
+"""Zone id of the rolling area (the tray); casinos are 1..6; -1 is off every zone."""
+
+
+class CalibrationError(ValueError):
+    """A calibration that cannot be used: malformed file, degenerate corners, impossible zones."""
+
+
+def default_zones(width_mm: float = 420.0, height_mm: float = 297.0) -> tuple[dict[int, np.ndarray], np.ndarray]:
+    """The printed mat's layout on an A3 sheet, as table-millimetre polygons.
+
+    Casinos 1-3 lie on the far row, 4-6 on the near row, the rolling area along the near edge; the
+    origin is the far-left corner.
+    """
+    margin = 0.04 * width_mm
+    cell_w = (width_mm - 4 * margin) / 3
+    cell_h = 0.3 * height_mm
+    casinos = {}
+    for number in range(1, 7):
+        col, row = (number - 1) % 3, (number - 1) // 3
+        x0 = margin + col * (cell_w + margin)
+        y0 = margin + row * (cell_h + margin)
+        casinos[number] = np.array([[x0, y0], [x0 + cell_w, y0], [x0 + cell_w, y0 + cell_h], [x0, y0 + cell_h]])
+    top = 2 * (cell_h + margin) + margin
+    tray = np.array([[margin, top], [width_mm - margin, top], [width_mm - margin, height_mm - margin],
+                     [margin, height_mm - margin]])  # fmt: skip
+    return casinos, tray
+
+
+def homography_from_corners(corners_px: np.ndarray, width_mm: float, height_mm: float) -> np.ndarray:
+    """The image-to-table homography from the play area's four corners, clockwise from far-left.
+
+    Raises:
+        CalibrationError: for anything but four distinct corners forming a convex quadrilateral.
+    """
+    corners = np.asarray(corners_px, dtype=np.float64)
+    if corners.shape != (4, 2) or not np.isfinite(corners).all():
+        raise CalibrationError(f"expected four (x, y) corners, got an array of shape {corners.shape}")
+    if not cv2.isContourConvex(corners.astype(np.float32)) or cv2.contourArea(corners.astype(np.float32)) < 100:
+        raise CalibrationError("the four corners must form a convex area of at least 100 square pixels, in order")
+    table = np.array([[0, 0], [width_mm, 0], [width_mm, height_mm], [0, height_mm]], dtype=np.float64)
+    homography, _ = cv2.findHomography(corners, table, 0)  # exact for four points, in double precision
+    return np.asarray(homography, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Image-to-table homography, the casino polygons and the rolling area (table millimetres)."""
+
+    homography: np.ndarray
+    """3x3 matrix from image pixels to table millimetres."""
+    casinos: dict[int, np.ndarray]
+    """Casino number (1..6) -> polygon (N, 2) in table millimetres."""
+    rolling_area: np.ndarray
+    """Polygon (N, 2) of the rolling area, table millimetres."""
+    width_mm: float
+    """Width of the play area."""
+    height_mm: float
+    """Depth of the play area."""
+
+    def to_table(self, points_px: np.ndarray) -> np.ndarray:
+        """Image points (N, 2) to table millimetres (N, 2)."""
+        points = np.asarray(points_px, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(points, self.homography).reshape(-1, 2)
+
+    def assign(self, points_px: np.ndarray) -> np.ndarray:
+        """Zone id per image point (a die's box centre): 1..6 casino, 0 rolling area, -1 none."""
+        table = self.to_table(points_px)
+        zones = np.full(len(table), -1, dtype=np.int64)
+        for zone, polygon in [*self.casinos.items(), (ROLLING_AREA, self.rolling_area)]:
+            contour = polygon.astype(np.float32).reshape(-1, 1, 2)
+            for i, (x, y) in enumerate(table):
+                if zones[i] == -1 and cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0:
+                    zones[i] = zone
+        return zones
+
+    def to_json(self) -> dict[str, object]:
+        """The calibration file's content."""
+        return {
+            "version": 1,
+            "homography": self.homography.tolist(),
+            "width_mm": self.width_mm,
+            "height_mm": self.height_mm,
+            "casinos": {str(k): v.tolist() for k, v in sorted(self.casinos.items())},
+            "rolling_area": self.rolling_area.tolist(),
+        }
+
+    @classmethod
+    def from_json(cls, obj: object) -> Calibration:
+        """Parses and checks a calibration file's content.
+
+        Raises:
+            CalibrationError: for a missing field, a wrong shape, a casino that is not 1..6.
+        """
+        if not isinstance(obj, dict):
+            raise CalibrationError("a calibration is a JSON object")
+        try:
+            homography = np.array(obj["homography"], dtype=np.float64)
+            casinos = {int(k): np.array(v, dtype=np.float64) for k, v in dict(obj["casinos"]).items()}
+            tray = np.array(obj["rolling_area"], dtype=np.float64)
+            width, height = float(obj["width_mm"]), float(obj["height_mm"])
+        except KeyError as error:
+            raise CalibrationError(f"calibration field {error.args[0]!r} is missing") from None
+        except (TypeError, ValueError) as error:
+            raise CalibrationError(f"malformed calibration: {error}") from None
+        if homography.shape != (3, 3) or not np.isfinite(homography).all() or abs(np.linalg.det(homography)) < 1e-12:
+            raise CalibrationError("'homography' must be an invertible 3x3 matrix")
+        if sorted(casinos) != [1, 2, 3, 4, 5, 6]:
+            raise CalibrationError(f"'casinos' must name casinos 1 to 6, got {sorted(casinos)}")
+        for name, polygon in [*((f"casino {k}", v) for k, v in casinos.items()), ("rolling_area", tray)]:
+            if polygon.ndim != 2 or polygon.shape[1] != 2 or len(polygon) < 3:
+                raise CalibrationError(f"{name} must be a polygon of at least three (x, y) points")
+        return cls(homography, casinos, tray, width, height)
+
+
+def save_calibration(calibration: Calibration, path: str | os.PathLike[str]) -> None:
+    """Writes the calibration file (atomically: a crash never leaves half a file)."""
+    target = os.fspath(path)
+    os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+    temporary = f"{target}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(calibration.to_json(), handle, indent=1)
+    os.replace(temporary, target)
+
+
+def load_calibration(path: str | os.PathLike[str]) -> Calibration:
+    """Reads a calibration file.
+
+    Raises:
+        CalibrationError: for a missing, unreadable or malformed file.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            obj = json.load(handle)
+    except FileNotFoundError:
+        raise CalibrationError(f"no calibration file at {path}") from None
+    except (OSError, json.JSONDecodeError) as error:
+        raise CalibrationError(f"cannot read calibration {path}: {error}") from None
+    return Calibration.from_json(obj)

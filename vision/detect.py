@@ -122,7 +122,7 @@ class DiceDetector:
     """
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
-                 confidence: float = 0.35, iou: float = 0.5) -> None:  # fmt: skip
+                 confidence: float = 0.35, iou: float = 0.5, rotations: int = 4) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
@@ -134,6 +134,7 @@ class DiceDetector:
         self.crop_margin = float(reader_config["input"]["margin"])  # type: ignore[index]
         self.confidence = confidence
         self.iou = iou
+        self.rotations = max(1, min(4, rotations))
 
     def find(self, image: np.ndarray) -> Detections:
         """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence."""
@@ -160,9 +161,13 @@ class DiceDetector:
                      "biggy": np.zeros(0, bool)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        if self.rotations > 1:  # a face reads the same turned: average the quarter turns (test-time augmentation)
+            crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.rotations)])
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         pip_logits, colour_logits = self.reader.run(None, {self.reader.get_inputs()[0].name: blob})
-        pip_p, colour_p = _softmax(pip_logits), _softmax(colour_logits)
+        n = len(detections)
+        pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)
+        colour_p = _softmax(colour_logits).reshape(-1, n, colour_logits.shape[1]).mean(axis=0)
         data = {
             **detections.data,
             "pips": pip_p.argmax(1) + 1,

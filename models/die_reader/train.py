@@ -3,8 +3,8 @@
     python -m models.die_reader.train [--epochs 14] [--seed 0]
 
 Reads ``datasets/die_reader/*.npz`` (``make_dataset``), keeps the last epoch in
-``runs/die_reader/last.pt`` (resumable), and writes ``reader.onnx``, ``config.json`` and
-``metrics.json`` into this folder. The real photos' val split is only evaluated, never trained on.
+``runs/die_reader/last.pt`` (resumable), and writes ``reader.onnx`` and ``config.json`` into this
+folder (``evaluate`` then writes ``metrics.json``). The real photos' val split is only evaluated, never trained on.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def main() -> None:
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         metrics = {"epoch": epoch + 1, "loss": total / len(order), "seconds": round(time.perf_counter() - started, 1),
                    "val_real": evaluate(model, val_real), "val_synth": evaluate(model, val_synth)}  # fmt: skip
         history.append(metrics)
@@ -147,10 +147,10 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
         "train_args": vars(args),
         "dataset": json.loads((DATA / "manifest.json").read_text()),
     }
-    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     if history:
-        (HERE / "metrics.json").write_text(json.dumps(history[-1], indent=1) + "\n")
-    print(f"wrote {HERE / 'reader.onnx'}")
+        config["last_epoch"] = history[-1]
+    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    print(f"wrote {HERE / 'reader.onnx'}; measure it with: python -m models.die_reader.evaluate")
 
 
 if __name__ == "__main__":

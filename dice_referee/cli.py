@@ -257,6 +257,18 @@ def run_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_game_arguments(parser: argparse.ArgumentParser, players_required: bool) -> None:
+    """--players, --variant, --seed and --game, shared by the commands that play random games."""
+    if players_required:
+        parser.add_argument("--players", type=int, required=True, help="number of players")
+    else:
+        parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+    parser.add_argument("--variant", action="extend", nargs="+", metavar="NAME",
+                        help="variant(s) to apply (see 'dice-referee rules'); repeatable")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -283,12 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
         "the invariants checked (money conserved, every die placed once per round, preview equals "
         "settlement, cancelled owners paid nothing, rounds played). Exit status 1 if one fails.",
     )
-    simulate.add_argument("--players", type=int, required=True, help="number of players")
-    simulate.add_argument("--variant", action="extend", nargs="+", metavar="NAME",
-                          help="variant(s) to apply (see 'dice-referee rules'); repeatable")  # fmt: skip
+    _add_game_arguments(simulate, players_required=True)
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    simulate.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    simulate.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
     simulate.set_defaults(handler=run_simulate)
 
     replay = sub.add_parser(
@@ -307,10 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Plays one random legal game from a seed and narrates every deal, roll, placement "
         "and settlement with its reasons; --record writes the game record (JSON lines).",
     )
-    play.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-    play.add_argument("--variant", action="extend", nargs="+", metavar="NAME", help="variant(s) to apply")
-    play.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    play.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
+    _add_game_arguments(play, players_required=False)
     play.add_argument("--notation", action="store_true", help="print the table notation after every event")
     play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
     play.set_defaults(handler=run_play)

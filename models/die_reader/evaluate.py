@@ -9,6 +9,7 @@ quarter-turn averaging), and writes ``metrics.json`` and ``metrics.csv`` beside 
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 from pathlib import Path
@@ -54,9 +55,15 @@ def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
 
 def main() -> None:
     """Command-line entry point."""
-    session = ort.InferenceSession(str(HERE / "reader.onnx"), providers=["CPUExecutionProvider"])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--weights", type=Path, default=HERE / "reader.onnx", help="another reader to measure")
+    parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
+    args = parser.parse_args()
+    session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
     results = {name: measure(session, name) for name in ("val_real", "val_synth")}
     print(json.dumps(results, indent=1))
+    if args.no_write:
+        return
     (HERE / "metrics.json").write_text(json.dumps(results, indent=1) + "\n")
     with open(HERE / "metrics.csv", "w", newline="") as handle:
         writer = csv.writer(handle)

@@ -19,12 +19,18 @@ def _block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
 
 
 class DieReaderNet(nn.Module):
-    """48x48 BGR crop (scaled to 0..1) -> (pip logits (N, 6), colour logits (N, 12))."""
+    """48x48 BGR crop (scaled to 0..1) -> (pip logits (N, 6), colour logits (N, 12)).
 
-    def __init__(self, colours: int = len(PALETTE_NAMES)) -> None:
+    With ``standardise`` the network also sees each crop standardised (zero mean, unit spread): dark
+    dice in dim photos show their pips, while the raw channels keep the absolute colour. Doing it
+    inside the network puts the one implementation in the exported ONNX graph.
+    """
+
+    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = True) -> None:
         super().__init__()
+        self.standardise = standardise
         self.features = nn.Sequential(
-            *_block(3, 16, True), *_block(16, 32, True), *_block(32, 64, True),
+            *_block(6 if standardise else 3, 16, True), *_block(16, 32, True), *_block(32, 64, True),
             nn.Conv2d(64, 96, 3, padding=1, bias=False), nn.BatchNorm2d(96), nn.ReLU(inplace=True),
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
         )  # fmt: skip
@@ -33,5 +39,9 @@ class DieReaderNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Logits of both heads."""
+        if self.standardise:
+            mean = x.mean(dim=(1, 2, 3), keepdim=True)
+            spread = (x - mean).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
+            x = torch.cat([x, (x - mean) / (spread + 0.02)], dim=1)
         features = self.features(x)
         return self.pips(features), self.colour(features)

@@ -83,20 +83,24 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--no-standardise", dest="standardise", action="store_false",
+                        help="v1 network: raw crops only")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
     train = load("train")
     val_real, val_synth = load("val_real"), load("val_synth")
-    model = DieReaderNet()
+    model = DieReaderNet(standardise=args.standardise)
+    run = RUN / ("v2" if args.standardise else "v1")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train["pips"]) / args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
     first_epoch = 0
-    RUN.mkdir(parents=True, exist_ok=True)
-    if (RUN / "last.pt").exists():
-        state = torch.load(RUN / "last.pt", weights_only=False)
+    run.mkdir(parents=True, exist_ok=True)
+    if (run / "last.pt").exists():
+        state = torch.load(run / "last.pt", weights_only=False)
         if state["args"] == vars(args):
             model.load_state_dict(state["model"])
             optimiser.load_state_dict(state["optimiser"])
@@ -129,28 +133,31 @@ def main() -> None:
         print(json.dumps(metrics), flush=True)
         state = {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "schedule": schedule.state_dict(),
                  "epoch": epoch, "args": vars(args), "generator": generator.get_state()}  # fmt: skip
-        torch.save(state, RUN / "last.pt")
+        torch.save(state, run / "last.pt")
     export(model, args, history)
 
 
 def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str, object]]) -> None:
-    """Writes reader.onnx (dynamic batch), config.json and metrics.json beside this file."""
+    """Writes reader.onnx (dynamic batch) and config.json into ``args.out``."""
     model.eval()
     dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
-    torch.onnx.export(model, (dummy,), HERE / "reader.onnx", input_names=["crops"], output_names=["pips", "colour"],
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (dummy,), out / "reader.onnx", input_names=["crops"], output_names=["pips", "colour"],
                       dynamic_axes={"crops": {0: "n"}, "pips": {0: "n"}, "colour": {0: "n"}}, opset_version=17,
                       dynamo=False)  # fmt: skip
     config = {
         "weights": "reader.onnx",
         "input": {"size": CROP_SIZE, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
         "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)},
-        "train_args": vars(args),
+        "network": f"DieReaderNet(standardise={args.standardise})",
+        "train_args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "dataset": json.loads((DATA / "manifest.json").read_text()),
     }
     if history:
         config["last_epoch"] = history[-1]
-    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
-    print(f"wrote {HERE / 'reader.onnx'}; measure it with: python -m models.die_reader.evaluate")
+    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    print(f"wrote {out / 'reader.onnx'}; measure it with: python -m models.die_reader.evaluate")
 
 
 if __name__ == "__main__":

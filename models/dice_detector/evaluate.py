@@ -171,8 +171,9 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, default=150, help="held-out rendered scenes")
     parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
+    parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
     args = parser.parse_args()
-    detector = DiceDetector()
+    detector = DiceDetector(args.models / "dice_detector", args.models / "die_reader")
     results: dict[str, object] = {}
     if (args.real / "images").exists():
         results["real_val"] = evaluate_real(detector, args.real).summary()

@@ -72,7 +72,9 @@ def export(args: argparse.Namespace) -> None:
     model = YOLO(str(weights))
     onnx = Path(model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], opset=17, simplify=True,
                              dynamic=False))  # fmt: skip
-    shutil.move(onnx, HERE / "detector.onnx")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.move(onnx, out / "detector.onnx")
     train_args = {k: v for k, v in model.ckpt["train_args"].items() if isinstance(v, str | int | float | bool | None)}
     config = {
         "model": "yolo11n.yaml (from scratch)",
@@ -83,8 +85,8 @@ def export(args: argparse.Namespace) -> None:
         "train_args": train_args,
         "dataset": json.loads((DATA.parent / "manifest.json").read_text()) | {"images": "(see manifest)"},
     }
-    (HERE / "config.json").write_text(json.dumps(config, indent=1) + "\n")
-    print(f"wrote {HERE / 'detector.onnx'} and config.json")
+    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    print(f"wrote {out / 'detector.onnx'} and config.json")
 
 
 def save_checkpoint() -> None:
@@ -103,6 +105,7 @@ def main() -> None:
     parser.add_argument("--restart", action="store_true", help="ignore checkpoints and start from scratch")
     parser.add_argument("--export", action="store_true", help="export the trained weights to ONNX")
     parser.add_argument("--best", action="store_true", help="with --export: best.pt instead of last.pt")
+    parser.add_argument("--out", type=Path, default=HERE, help="with --export: where to write the ONNX and config")
     parser.add_argument("--save-checkpoint", action="store_true", help="copy last.pt into the repository")
     args = parser.parse_args()
     if args.export:

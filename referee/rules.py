@@ -77,7 +77,11 @@ class RuleSet:
     def check_players(self, players: int) -> None:
         """Raises ``UnknownRuleSetError`` unless the rule set allows this many players."""
         if not self.min_players <= players <= self.max_players:
-            hint = " (the six-players variant allows 6)" if players == 6 and "six-players" not in self.variants else ""
+            hint = ""
+            if players == 6 and not {"six-players", "eight-players"} & set(self.variants):
+                hint = " (the six-players variant allows 6)"
+            elif players in (7, 8) and "eight-players" not in self.variants:
+                hint = " (the eight-players variant allows up to 8)"
             raise UnknownRuleSetError(
                 f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}{hint}"
             )
@@ -188,6 +192,12 @@ VARIANTS: tuple[Variant, ...] = (
         ("6p", "6-players", "6players", "six-player", "sixplayers", "six", "6"),
         "up to 6 players; with 6 the minimum bank is $70,000",
         {"max_players": 6, "minimum_usd": {6: 70_000}},
+    ),
+    Variant(
+        "eight-players",
+        ("8p", "8-players", "8players", "eight", "8", "boulevard-players"),
+        "Las Vegas Boulevard's extra colours: up to 8 players; minimum bank 6p $70k, 7p $80k, 8p $90k (inferred)",
+        {"max_players": 8, "minimum_usd": {6: 70_000, 7: 80_000, 8: 90_000}},
     ),
 )
 

@@ -23,7 +23,7 @@ __all__ = ["DEFAULT_PLAYERS", "Dealer", "SimulationReport", "default_players", "
 
 #: Player colours used when only a count is given (white is kept for the neutral dice).
 DEFAULT_PLAYERS: tuple[Colour, ...] = (
-    Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.YELLOW, Colour.GREY, Colour.VIOLET,
+    Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.YELLOW, Colour.GREY, Colour.VIOLET, Colour.ORANGE,
 )  # fmt: skip
 
 _FACES = (1, 2, 3, 4, 5, 6)

@@ -42,6 +42,12 @@ def test_minimum_by_players_and_six_players():
         find_ruleset("las-vegas").minimum_usd_for(6)
 
 
+def test_eight_players_from_boulevard():
+    rules = find_ruleset("las-vegas+eight-players")
+    assert rules.max_players == 8
+    assert [rules.minimum_usd_for(n) for n in (2, 5, 6, 7, 8)] == [50_000, 50_000, 70_000, 80_000, 90_000]
+
+
 def test_biggy_replaces_one_die_and_100k_adds_five_notes():
     biggy = find_ruleset("las-vegas+biggy")
     assert (biggy.dice_per_player, biggy.biggies_per_player) == (7, 1)

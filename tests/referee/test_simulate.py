@@ -10,6 +10,7 @@ CASES = [
     ("las-vegas+neutral", 2), ("las-vegas+neutral", 3), ("las-vegas+neutral", 4),
     ("las-vegas+biggy+100k", 4), ("las-vegas+min-by-players+six-players", 6),
     ("las-vegas+neutral+biggy+six-players+min-by-players+100k", 6),
+    ("las-vegas+eight-players", 7), ("las-vegas+eight-players+100k+biggy", 8),
 ]  # fmt: skip
 
 
@@ -80,5 +81,5 @@ def test_same_seed_same_game_other_seed_other_game():
 
 def test_default_players_range():
     assert [p.value for p in default_players(3)] == ["red", "blue", "green"]
-    with pytest.raises(ValueError, match="between 1 and 7"):
+    with pytest.raises(ValueError, match="between 1 and 8"):
         default_players(9)

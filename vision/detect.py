@@ -18,7 +18,16 @@ import numpy as np
 from vision.crops import crop_die
 from vision.detections import Detections
 
-__all__ = ["MODELS", "DiceDetector", "ModelError", "biggy_by_neighbours", "dice_to_json", "letterbox", "nms"]
+__all__ = [
+    "MODELS",
+    "DiceDetector",
+    "ModelError",
+    "biggy_by_neighbours",
+    "dice_to_json",
+    "letterbox",
+    "nms",
+    "read_crops",
+]
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 
@@ -161,13 +170,7 @@ class DiceDetector:
                      "biggy": np.zeros(0, bool)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
-        if self.rotations > 1:  # a face reads the same turned: average the quarter turns (test-time augmentation)
-            crops = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(self.rotations)])
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        pip_logits, colour_logits = self.reader.run(None, {self.reader.get_inputs()[0].name: blob})
-        n = len(detections)
-        pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)
-        colour_p = _softmax(colour_logits).reshape(-1, n, colour_logits.shape[1]).mean(axis=0)
+        pip_p, colour_p = read_crops(self.reader, crops, self.rotations)
         data = {
             **detections.data,
             "pips": pip_p.argmax(1) + 1,
@@ -202,6 +205,21 @@ def dice_to_json(detections: Detections) -> list[dict[str, object]]:
         }
         for i, box in enumerate(detections.xyxy)
     ]
+
+
+def read_crops(session: object, crops: np.ndarray, rotations: int = 4) -> tuple[np.ndarray, np.ndarray]:
+    """Pip and colour probabilities of uint8 BGR crops (N, S, S, 3) from the die reader's session.
+
+    A face reads the same turned, so the prediction is averaged over ``rotations`` quarter turns
+    (test-time augmentation).
+    """
+    n = len(crops)
+    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(max(1, rotations))])
+    blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+    pip_logits, colour_logits = session.run(None, {session.get_inputs()[0].name: blob})  # type: ignore[attr-defined]
+    pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)
+    colour_p = _softmax(colour_logits).reshape(-1, n, colour_logits.shape[1]).mean(axis=0)
+    return pip_p, colour_p
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

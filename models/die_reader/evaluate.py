@@ -3,8 +3,9 @@
     python -m models.die_reader.evaluate
 
 Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes) and ``val_synth.npz``
-(held-out renders, jittered boxes), runs the reader as ``vision.detect`` does (with and without the
-quarter-turn averaging), and writes ``metrics.json`` and ``metrics.csv`` beside this file.
+(held-out renders, jittered boxes), runs the reader through ``vision.detect.read_crops`` exactly as
+inference does (with and without the quarter-turn averaging), and writes ``metrics.json`` and
+``metrics.csv`` beside this file.
 """
 
 from __future__ import annotations
@@ -17,25 +18,10 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from vision.detect import read_crops
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parents[1] / "datasets" / "die_reader"
-
-
-def predict(session: ort.InferenceSession, crops: np.ndarray, rotations: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pip and colour probabilities, averaged over ``rotations`` quarter turns."""
-    pips, colours = 0.0, 0.0
-    for k in range(rotations):
-        turned = np.rot90(crops, k, axes=(1, 2))
-        blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        pip_logits, colour_logits = session.run(None, {session.get_inputs()[0].name: blob})
-        pips = pips + _softmax(pip_logits) / rotations
-        colours = colours + _softmax(colour_logits) / rotations
-    return np.asarray(pips), np.asarray(colours)
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
 
 
 def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
@@ -44,7 +30,7 @@ def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
         x, pips, colour = data["x"], data["pips"], data["colour"]
     result: dict[str, float | int] = {"crops": len(pips)}
     for rotations in (1, 4):
-        pip_p, colour_p = predict(session, x, rotations)
+        pip_p, colour_p = read_crops(session, x, rotations)
         suffix = "" if rotations == 1 else "_4turns"
         result[f"pips_accuracy{suffix}"] = round(float((pip_p.argmax(1) == pips).mean()), 4)
         known = colour >= 0

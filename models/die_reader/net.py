@@ -26,7 +26,7 @@ class DieReaderNet(nn.Module):
     inside the network puts the one implementation in the exported ONNX graph.
     """
 
-    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = True) -> None:
+    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False) -> None:
         super().__init__()
         self.standardise = standardise
         self.features = nn.Sequential(

@@ -83,8 +83,8 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--no-standardise", dest="standardise", action="store_false",
-                        help="v1 network: raw crops only")  # fmt: skip
+    parser.add_argument("--standardise", action="store_true",
+                        help="also feed each crop standardised (v2 trial; the shipped v1 reads raw crops)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     args = parser.parse_args()
     torch.manual_seed(args.seed)

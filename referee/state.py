@@ -260,6 +260,7 @@ def new_game(
     elif ruleset.has_neutral:
         raise UnknownRuleSetError(f"{ruleset.name} needs a neutral colour")
     n = len(seats)
+    held_dice, held_biggies, held_neutral = _full_hands(ruleset, n)
     return GameState(
         ruleset=ruleset,
         players=seats,
@@ -268,12 +269,18 @@ def new_game(
         phase=Phase.DEAL,
         turn=-1,
         casinos=(_empty_casino(n),) * ruleset.casinos,
-        held_dice=(ruleset.dice_per_player,) * n,
-        held_biggies=(ruleset.biggies_per_player,) * n,
-        held_neutral=(ruleset.neutral_dice_for(n),) * n,
+        held_dice=held_dice,
+        held_biggies=held_biggies,
+        held_neutral=held_neutral,
         roll=None,
         won=((),) * n,
     )
+
+
+def _full_hands(ruleset: RuleSet, players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Normal dice, Biggys and neutral dice each player holds at the start of a round."""
+    return ((ruleset.dice_per_player,) * players, (ruleset.biggies_per_player,) * players,
+            (ruleset.neutral_dice_for(players),) * players)  # fmt: skip
 
 
 def next_actor(state: GameState) -> Colour | Turn:
@@ -517,7 +524,7 @@ def _score(state: GameState, event: RoundScored) -> GameState:
     return _state(
         rules, state.players, state.neutral, state.round if last else state.round + 1,
         Phase.OVER if last else Phase.DEAL, -1, (_empty_casino(n),) * rules.casinos,
-        (rules.dice_per_player,) * n, (rules.biggies_per_player,) * n, (rules.neutral_dice_for(n),) * n,
+        *_full_hands(rules, n),
         None, won, (*state.history, event),
     )  # fmt: skip
 

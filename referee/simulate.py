@@ -17,9 +17,20 @@ from referee.errors import RefereeError
 from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.rules import RuleSet
 from referee.state import GameState, Phase, apply, new_game, outcome, place_all, preview
+from referee.table import DieReading, TableSnapshot
 from referee.types import Colour
 
-__all__ = ["DEFAULT_PLAYERS", "Dealer", "SimulationReport", "default_players", "play", "random_game", "simulate"]
+__all__ = [
+    "DEFAULT_PLAYERS",
+    "Dealer",
+    "Moment",
+    "SimulationReport",
+    "default_players",
+    "play",
+    "random_game",
+    "simulate",
+    "table_moments",
+]
 
 #: Player colours used when only a count is given (white is kept for the neutral dice).
 DEFAULT_PLAYERS: tuple[Colour, ...] = (
@@ -124,6 +135,77 @@ def random_game(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | r
     """Plays one random legal game to the end and returns the final state (with its history)."""
     *_, (_, final) = play(ruleset, players, seed)
     return final
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The physical table at one moment of a simulated game, as a camera would read it once still."""
+
+    what: str
+    """``start``, ``rolled``, ``placed``, ``picked-up``, ``neutral-rolled``, ``settled`` or ``cleared``."""
+    snapshot: TableSnapshot
+    """Every die on the table, with the tracker's identity of each (same id: same die, unmoved)."""
+    event: Event | None
+    """The game event that led here (None for ``start``, ``picked-up`` and ``cleared``)."""
+    state: GameState
+    """The game state after it."""
+
+
+def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, neutral: Colour = Colour.WHITE,
+                  pick_up: bool = True) -> Iterator[Moment]:  # fmt: skip
+    """The table of a random legal game (:func:`play`), moment by moment: the truth a camera should read.
+
+    Unlike a :class:`GameState`, the table keeps what the rules do not: the dice a player leaves in the
+    tray after placing (until he picks them up to roll again) and the placed dice after the settlement
+    (until the casinos are cleared). Snapshots are numbered 1, 2, ... one second apart.
+
+    Args:
+        ruleset: the rules.
+        players: colours in seat order.
+        seed: as for :func:`play` (so the deals match ``Dealer(ruleset, random.Random(seed))``).
+        neutral: the neutral colour when the rule set has neutral dice.
+        pick_up: show the tray emptied before each roll (else the leftovers stay until the roll lands).
+    """
+    ids = iter(range(1, 1 << 30))
+    casinos: list[list[DieReading]] = [[] for _ in range(ruleset.casinos)]
+    tray: list[DieReading] = []
+    count = 0
+
+    def moment(what: str, event: Event | None, state: GameState) -> Moment:
+        nonlocal count
+        count += 1
+        snapshot = TableSnapshot(count, float(count), tuple(tuple(c) for c in casinos), tuple(tray))
+        return Moment(what, snapshot, event, state)
+
+    for event, state in play(ruleset, players, seed, neutral):
+        if event is None:
+            yield moment("start", None, state)
+        elif isinstance(event, NeutralDiceRolled):
+            for value in event.values:
+                casinos[value - 1].append(DieReading(neutral, False, value, track=next(ids)))
+            yield moment("neutral-rolled", event, state)
+        elif isinstance(event, DiceRolled):
+            if tray and pick_up:
+                tray.clear()
+                yield moment("picked-up", None, state)
+            tray[:] = [
+                DieReading(event.player, big, v, track=next(ids))
+                for big, values in ((False, event.dice), (True, event.biggies))
+                for v in values
+            ]
+            tray += [DieReading(neutral, False, v, track=next(ids)) for v in event.neutral]
+            yield moment("rolled", event, state)
+        elif isinstance(event, DicePlaced):
+            moved = [d for d in tray if d.pips == event.casino]
+            tray[:] = [d for d in tray if d.pips != event.casino]
+            casinos[event.casino - 1] += [DieReading(d.colour, d.big, d.pips, track=next(ids)) for d in moved]
+            yield moment("placed", event, state)
+        elif isinstance(event, RoundScored):
+            yield moment("settled", event, state)
+            for casino in casinos:
+                casino.clear()
+            tray.clear()
+            yield moment("cleared", None, state)
 
 
 @dataclass

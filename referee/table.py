@@ -25,7 +25,7 @@ class DieReading:
 
     Example:
         >>> DieReading(Colour.RED, big=False, pips=5, confidence=0.97)
-        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97)
+        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97, track=-1)
     """
 
     colour: Colour
@@ -36,6 +36,8 @@ class DieReading:
     """The face read, 1..6; 0 when it could not be read."""
     confidence: float = 1.0
     """The reader's confidence, 0..1."""
+    track: int = -1
+    """The tracker's id for this physical die (-1 when unknown): the same id means the same die, unmoved."""
 
 
 @dataclass(frozen=True, slots=True)

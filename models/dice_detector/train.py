@@ -1,11 +1,12 @@
 """Trains the die detector from scratch on CPU, resumably, and exports it to ONNX.
 
-    python -m models.dice_detector.train [--epochs 60] [--imgsz 416] [--batch 16]   # start or resume
+    python -m models.dice_detector.train [--epochs 30] [--imgsz 416] [--batch 16]   # start or resume
     python -m models.dice_detector.train --export                                   # last/best -> ONNX
 
 Training runs in ``runs/dice_detector/train`` (ignored by git). A run that stops (the session ends)
 resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from the committed checkpoint
-``models/dice_detector/checkpoint/last.pt``. ``--export`` writes ``detector.onnx`` and ``config.json``
+``models/dice_detector/checkpoint/last.pt``; on resuming, ``--epochs`` sets the length of the schedule
+(the shipped run was started with 40 epochs and shortened to 30 after epoch 13). ``--export`` writes ``detector.onnx`` and ``config.json``
 (the exact arguments that produced it) into this folder.
 """
 
@@ -26,7 +27,7 @@ CHECKPOINT = HERE / "checkpoint" / "last.pt"
 
 TRAIN_ARGS = {
     "imgsz": 416,
-    "epochs": 60,
+    "epochs": 30,
     "batch": 16,
     "single_cls": True,
     "device": "cpu",
@@ -57,11 +58,27 @@ def train(args: argparse.Namespace) -> None:
         shutil.copy(CHECKPOINT, last)
     if last.exists() and not args.restart:
         print(f"resuming from {last}", flush=True)
+        _set_schedule_length(last, args.epochs)
         YOLO(str(last)).train(resume=True)
         return
     settings = {**TRAIN_ARGS, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch}
     model = YOLO("yolo11n.yaml")
     model.train(data=str(DATA), project=str(RUN.parent), name=RUN.name, exist_ok=True, **settings)
+
+
+def _set_schedule_length(last: Path, epochs: int) -> None:
+    """Rewrites the checkpoint's epoch count: ultralytics resumes with the checkpoint's own arguments."""
+    import torch
+
+    checkpoint = torch.load(last, map_location="cpu", weights_only=False)
+    done = int(checkpoint["epoch"]) + 1
+    if checkpoint["train_args"]["epochs"] == epochs:
+        return
+    if epochs <= done:
+        raise SystemExit(f"{last} has already trained {done} epochs; --epochs must be more than that")
+    print(f"schedule: {checkpoint['train_args']['epochs']} -> {epochs} epochs", flush=True)
+    checkpoint["train_args"]["epochs"] = epochs
+    torch.save(checkpoint, last)
 
 
 def export(args: argparse.Namespace) -> None:

@@ -1,0 +1,292 @@
+"""From settled table readings to refereed events: the camera's side of the referee.
+
+A camera cannot say "red places two 3s"; it sees the table change. :class:`Observer` holds the game
+state and turns each settled :class:`~referee.table.TableSnapshot` (a reading taken once the table
+is still) into what happened, judged by the rules:
+
+- a roll is the current player's dice appearing in the rolling area (the tray);
+- a placement is dice of the player's colour (and neutral dice) appearing on one casino;
+- when the last die is placed the round is settled at once; the table must then be cleared
+  (no dice on any casino) before the next round's banknotes are dealt;
+- the neutral pre-roll (3 players, neutral variant) is the spare neutral dice appearing on casinos.
+
+What does not fit becomes a :class:`Verdict`, never a silent change: an illegal move is an ``alert``
+with the rulebook reason (the state is unchanged, the players fix the table), and a reading that
+cannot be true (a die on casino 4 showing 3, more dice of a colour than exist) is ``uncertain``: it
+is held back, because feeding the referee a reading known to be impossible would corrupt the game.
+
+Dice left in the tray after a placement (the ones the player takes back) are *stale*: they are not a
+new roll. The tracker gives every die a track id; stale dice are recognised by those ids, or by
+their faces when ids are unknown.
+
+Example:
+    >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
+    >>> from referee.simulate import Dealer
+    >>> import random
+    >>> dealer = Dealer(find_ruleset("las-vegas"), random.Random(1))
+    >>> observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]), deal=virtual_deal(dealer))
+    >>> red = [DieReading(Colour.RED, False, v) for v in (3, 3, 1, 2, 4, 5, 6, 6)]
+    >>> empty = ((),) * 6
+    >>> [v.kind for v in observer.observe(TableSnapshot(1, 0.1, empty, tuple(red)))]
+    ['event', 'event']
+    >>> placed = ((), (), tuple(red[:2]), (), (), ())
+    >>> [str(v) for v in observer.observe(TableSnapshot(2, 0.2, placed, tuple(red[2:])))]
+    ['red places 2 dice showing 3 on casino 3']
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from referee.errors import IllegalEventError
+from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.narrate import describe
+from referee.simulate import Dealer
+from referee.state import GameState, Phase, apply
+from referee.table import DieReading, Problem, TableSnapshot, findings
+from referee.types import Colour
+
+__all__ = ["Observer", "Verdict", "virtual_deal"]
+
+_READING_PROBLEMS = (
+    Problem.WRONG_NUMBER_OF_CASINOS | Problem.UNKNOWN_COLOUR | Problem.TOO_MANY_DICE_OF_COLOUR
+    | Problem.TOO_MANY_BIGGIES | Problem.NEUTRAL_BIGGY | Problem.PIPS_DONT_MATCH_CASINO | Problem.UNREADABLE_PIPS
+)  # fmt: skip
+"""Problems that say the *reading* is wrong (held back as uncertain), not that a player broke a rule."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the referee made of a reading.
+
+    ``kind`` is one of:
+
+    - ``"event"``: ``event`` was accepted; ``state`` is the game after it;
+    - ``"alert"``: a move against the rules (``reason`` says which), nothing changed;
+    - ``"uncertain"``: the reading cannot be true (``reason``); it is held back until the table settles;
+    - ``"cleared"``: the casinos were cleared after a settlement.
+    """
+
+    kind: str
+    """``event``, ``alert``, ``uncertain`` or ``cleared``."""
+    frame_index: int
+    """The frame of the reading that led to it."""
+    timestamp_s: float
+    """That frame's time."""
+    reason: str = ""
+    """For alerts and uncertain readings: a sentence for the table."""
+    event: Event | None = None
+    """For ``event``: the accepted event."""
+    before: GameState | None = field(default=None, repr=False)
+    """For ``event``: the state the event was applied to."""
+    state: GameState | None = field(default=None, repr=False)
+    """For ``event``: the state after it."""
+
+    def __str__(self) -> str:
+        if self.kind == "event" and self.event is not None and self.before is not None:
+            return describe(self.event, self.before)
+        if self.kind == "cleared":
+            return "the casinos are cleared"
+        return self.reason
+
+
+def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
+    """Deals each round from a virtual pile (``referee.simulate.Dealer``), as the web page shows it.
+
+    The notes nobody won in the previous round go under the pile first, as the rulebook says (the
+    same order as :func:`referee.simulate.play`, so a seed deals the same game).
+    """
+    returned: Counter[int] = Counter()
+
+    def deal(state: GameState) -> BanknotesDealt:
+        left = Counter(n for e in state.history if isinstance(e, BanknotesDealt) for notes in e.casinos for n in notes)
+        left -= Counter(note for notes in state.won for note in notes)
+        left -= returned
+        returned.update(left)
+        dealer.put_under(sorted(left.elements(), reverse=True))
+        return dealer.deal(state.ruleset.casinos, state.ruleset.minimum_usd_for(len(state.players)))
+
+    return deal
+
+
+def _key(die: DieReading) -> tuple[Colour, bool, int]:
+    return die.colour, die.big, die.pips
+
+
+class Observer:
+    """Referees a game from settled table readings; see the module's description.
+
+    Args:
+        state: the game so far (a new game, or one resumed from its record).
+        deal: called when banknotes are to be dealt; without it the observer waits until
+            :meth:`apply` is given the deal (the notes on the physical table, entered by hand).
+    """
+
+    def __init__(self, state: GameState, deal: Callable[[GameState], BanknotesDealt] | None = None) -> None:
+        self.state = state
+        self._deal = deal
+        self._awaiting_clear = False
+        self._stale: list[DieReading] = []
+        self._said: set[tuple[str, str]] = set()
+
+    @property
+    def awaiting_clear(self) -> bool:
+        """True after a settlement until the casinos are seen empty."""
+        return self._awaiting_clear
+
+    def apply(self, event: Event, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
+        """Applies an event that did not come from the camera (a deal entered by hand, a correction).
+
+        Raises:
+            IllegalEventError: when the rules refuse it (the state is unchanged).
+        """
+        before = self.state
+        self.state = apply(before, event)
+        self._said.clear()
+        return Verdict("event", frame_index, timestamp_s, event=event, before=before, state=self.state)
+
+    def observe(self, snapshot: TableSnapshot) -> list[Verdict]:
+        """Judges one settled reading of the table; returns what happened (often nothing)."""
+        verdicts: list[Verdict] = []
+        for _ in range(8):  # a reading can complete several steps (a placement, then the settlement, ...)
+            step = self._step(snapshot)
+            if not step:
+                break
+            verdicts += step
+            if step[-1].kind in ("alert", "uncertain"):
+                break
+        return verdicts
+
+    # --- one step -------------------------------------------------------------------------------
+
+    def _step(self, snapshot: TableSnapshot) -> list[Verdict]:
+        state = self.state
+        if self._awaiting_clear:
+            if any(snapshot.casinos):
+                return []
+            self._awaiting_clear = False
+            self._stale = list(snapshot.tray)
+            return [Verdict("cleared", snapshot.frame_index, snapshot.timestamp_s)]
+        phase = state.phase
+        if phase is Phase.OVER:
+            return []
+        if phase is Phase.DEAL:
+            return [self._accept(self._deal(state), snapshot)] if self._deal is not None else []
+        if phase is Phase.SETTLE:
+            verdict = self._accept(RoundScored(), snapshot)
+            self._awaiting_clear = True
+            return [verdict]
+        problems = findings(snapshot, state)
+        reading = [text for problem, text in problems if problem & _READING_PROBLEMS]
+        if reading:
+            return self._once("uncertain", "; ".join(reading), snapshot)
+        if problems:  # dice taken off or moved between casinos mid-round
+            return self._once("alert", "; ".join(text for _, text in problems) + ": put them back", snapshot)
+        if phase is Phase.PREROLL:
+            return self._preroll(snapshot)
+        if phase is Phase.ROLL:
+            return self._roll(snapshot)
+        return self._place(snapshot)
+
+    def _accept(self, event: Event, snapshot: TableSnapshot) -> Verdict:
+        return self.apply(event, snapshot.frame_index, snapshot.timestamp_s)
+
+    def _once(self, kind: str, reason: str, snapshot: TableSnapshot) -> list[Verdict]:
+        """A verdict, said once while the state does not change (the table is read many times a second)."""
+        if (kind, reason) in self._said:
+            return []
+        self._said.add((kind, reason))
+        return [Verdict(kind, snapshot.frame_index, snapshot.timestamp_s, reason=reason)]
+
+    def _fresh_tray(self, snapshot: TableSnapshot) -> list[DieReading]:
+        """The tray's dice minus the stale ones (left from the last placement and not yet taken back)."""
+        tray = list(snapshot.tray)
+        if not self._stale:
+            return tray
+        stale_tracks = {die.track for die in self._stale if die.track >= 0}
+        if stale_tracks:
+            fresh = [die for die in tray if die.track not in stale_tracks]
+            if len(fresh) == len(tray) and not (Counter(map(_key, tray)) & Counter(map(_key, self._stale))):
+                self._stale = []
+            return fresh
+        # Without track ids: the stale dice stay stale while the tray shows a part of them, unchanged.
+        if not Counter(map(_key, tray)) - Counter(map(_key, self._stale)):
+            return []
+        self._stale = []
+        return tray
+
+    def _preroll(self, snapshot: TableSnapshot) -> list[Verdict]:
+        state = self.state
+        expected = state.ruleset.neutral_preroll_for(len(state.players))
+        values = tuple(number for number, dice in enumerate(snapshot.casinos, start=1)
+                       for die in dice if die.colour is state.neutral)  # fmt: skip
+        if len(values) < expected:
+            return []
+        return self._try(NeutralDiceRolled(values), snapshot)
+
+    def _roll(self, snapshot: TableSnapshot) -> list[Verdict]:
+        state = self.state
+        player = state.players[state.turn]
+        added = _added(snapshot, state)
+        if added:
+            casinos = ", ".join(str(n) for n in sorted(added))
+            return self._once("alert", f"dice appeared on casino {casinos} before {player} rolled: "
+                              f"{player} rolls all their dice in the tray first", snapshot)  # fmt: skip
+        fresh = self._fresh_tray(snapshot)
+        own = [d for d in fresh if d.colour is player or (d.colour is state.neutral and state.held_neutral[state.turn])]
+        others = sorted({d.colour.value for d in fresh if d not in own and d.colour is not state.neutral})
+        if others and not own:
+            return self._once("alert", f"{' and '.join(others)} dice were rolled, but it is {player}'s turn", snapshot)
+        if not own:
+            return []
+        event = DiceRolled(
+            player,
+            tuple(sorted(d.pips for d in own if d.colour is player and not d.big)),
+            tuple(sorted(d.pips for d in own if d.colour is player and d.big)),
+            tuple(sorted(d.pips for d in own if d.colour is state.neutral)),
+        )
+        return self._try(event, snapshot)
+
+    def _place(self, snapshot: TableSnapshot) -> list[Verdict]:
+        state = self.state
+        player = state.players[state.turn]
+        added = _added(snapshot, state)
+        if not added:
+            return []
+        if len(added) > 1:
+            casinos = " and ".join(str(n) for n in sorted(added))
+            return self._once("alert", f"dice were put on casinos {casinos}: {player} places the dice of one "
+                              "value on the casino of that number", snapshot)  # fmt: skip
+        ((number, dice),) = added.items()
+        strangers = sorted({c.value for c, _ in dice if c is not player and c is not state.neutral})
+        if strangers:
+            return self._once("alert", f"{' and '.join(strangers)} dice were put on casino {number}, but it is "
+                              f"{player}'s turn", snapshot)  # fmt: skip
+        event = DicePlaced(
+            player, number, dice[(player, False)], dice[(player, True)], dice[(state.neutral, False)]
+            if state.neutral is not None else 0,
+        )  # fmt: skip
+        verdicts = self._try(event, snapshot)
+        if verdicts and verdicts[0].kind == "event":
+            self._stale = list(snapshot.tray)
+        return verdicts
+
+    def _try(self, event: Event, snapshot: TableSnapshot) -> list[Verdict]:
+        try:
+            return [self._accept(event, snapshot)]
+        except IllegalEventError as error:
+            return self._once("alert", str(error), snapshot)
+
+
+def _added(snapshot: TableSnapshot, state: GameState) -> dict[int, Counter[tuple[Colour, bool]]]:
+    """Per casino, the (colour, Biggy) dice read there beyond what the state has placed."""
+    expected = TableSnapshot.from_state(state)
+    added: dict[int, Counter[tuple[Colour, bool]]] = {}
+    more: Counter[tuple[Colour, bool]]
+    for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
+        more = Counter((d.colour, d.big) for d in seen) - Counter((d.colour, d.big) for d in placed)
+        if more:
+            added[number] = more
+    return added

@@ -1,0 +1,186 @@
+"""The observer: settled table readings become refereed events, alerts or held-back readings."""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from referee import BanknotesDealt, Colour, DiceRolled, NeutralDiceRolled, Phase, find_ruleset, new_game
+from referee.observe import Observer, virtual_deal
+from referee.simulate import Dealer, default_players, table_moments
+from referee.table import DieReading, TableSnapshot
+
+RED, BLUE, WHITE = Colour.RED, Colour.BLUE, Colour.WHITE
+EMPTY = ((),) * 6
+DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
+
+
+def referee_game(rules_name, players, seed, strip_tracks=False, pick_up=True):
+    """Feeds every moment of a simulated game to an observer; returns it, the verdicts and the truth."""
+    rules = find_ruleset(rules_name)
+    observer = Observer(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    verdicts, truth = [], None
+    for moment in table_moments(rules, players, seed, pick_up=pick_up):
+        snapshot = moment.snapshot
+        if strip_tracks:
+            strip = lambda dice: tuple(replace(d, track=-1) for d in dice)  # noqa: E731
+            snapshot = replace(snapshot, casinos=tuple(map(strip, snapshot.casinos)), tray=strip(snapshot.tray))
+        verdicts += observer.observe(snapshot)
+        truth = moment.state
+    return observer, verdicts, truth
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"),
+    [("las-vegas", 2, 1), ("las-vegas", 4, 2), ("las-vegas+neutral", 3, 3), ("las-vegas+neutral+biggy", 5, 4),
+     ("las-vegas+biggy", 2, 5), ("las-vegas+neutral", 2, 6)],
+)  # fmt: skip
+def test_watching_a_whole_game_reproduces_it_exactly(rules_name, players, seed):
+    observer, verdicts, truth = referee_game(rules_name, default_players(players), seed)
+    assert [v.reason for v in verdicts if v.kind != "event" and v.kind != "cleared"] == []
+    assert canonical(observer.state.history) == canonical(truth.history)
+    assert observer.state.phase is Phase.OVER
+    assert [v.kind for v in verdicts].count("cleared") == truth.ruleset.rounds
+
+
+@pytest.mark.parametrize("seed", [7, 8, 9])
+def test_without_track_ids_picking_up_the_leftovers_marks_the_next_roll(seed):
+    observer, _, truth = referee_game("las-vegas+biggy", default_players(3), seed, strip_tracks=True)
+    assert canonical(observer.state.history) == canonical(truth.history)
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_with_track_ids_a_roll_may_land_before_the_leftovers_are_seen_gone(seed):
+    observer, _, truth = referee_game("las-vegas", default_players(2), seed, pick_up=False)
+    assert canonical(observer.state.history) == canonical(truth.history)
+
+
+def canonical(history):
+    """A history with every roll's faces sorted: a camera sees which faces, not in which order."""
+    out = []
+    for event in history:
+        if isinstance(event, DiceRolled):
+            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
+                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
+        elif isinstance(event, NeutralDiceRolled):
+            event = replace(event, values=tuple(sorted(event.values)))
+        out.append(event)
+    return out
+
+
+def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2)):
+    """A red-and-blue game, dealt, with red's roll in the tray."""
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    tray = tuple(DieReading(RED, False, v, track=i) for i, v in enumerate(faces, start=1))
+    verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, tray))
+    assert [str(v) for v in verdicts] == ["red rolls 1 2 3 3 5 6 6 6"]
+    return observer, tray
+
+
+def casinos(**dice):
+    table = [()] * 6
+    for key, value in dice.items():
+        table[int(key[1:]) - 1] = tuple(value)
+    return tuple(table)
+
+
+def test_a_placement_of_only_some_dice_of_the_value_is_an_alert_with_the_rule():
+    observer, tray = rolled()
+    before = observer.state
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[4:6]), tray[:4] + tray[6:]))
+    assert [v.kind for v in verdicts] == ["alert"]
+    assert "6" in verdicts[0].reason and "all" in verdicts[0].reason
+    assert observer.state is before
+    # Read again (many times a second): said once.
+    assert observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:6]), tray[:4] + tray[6:])) == []
+    # The player fixes it: the third 6 joins.
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=tray[4:7]), tray[:4] + tray[7:]))
+    assert [str(v) for v in verdicts] == ["red places 3 dice showing 6 on casino 6"]
+    assert observer.state.phase is Phase.ROLL and observer.state.to_act is BLUE
+
+
+def test_dice_on_two_casinos_at_once_is_an_alert():
+    observer, tray = rolled()
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c1=tray[:1], c5=tray[3:4]), tray[1:3] + tray[4:]))
+    assert [v.kind for v in verdicts] == ["alert"] and "casinos 1 and 5" in verdicts[0].reason
+
+
+def test_a_die_showing_another_number_than_its_casino_is_held_back_as_uncertain():
+    observer, tray = rolled()
+    before = observer.state
+    wrong = (tray[1],)  # a 3
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c4=wrong), tray[:1] + tray[2:]))
+    assert [(v.kind, v.reason) for v in verdicts] == [("uncertain", "a red die on casino 4 shows 3")]
+    assert observer.state is before
+
+
+def test_more_dice_of_a_colour_than_exist_is_uncertain():
+    observer, tray = rolled()
+    extra = (*tray, DieReading(RED, False, 2, track=99))
+    verdicts = observer.observe(TableSnapshot(2, 0.2, EMPTY, extra))
+    assert [v.kind for v in verdicts] == ["uncertain"] and "9 red dice" in verdicts[0].reason
+
+
+def test_a_roll_out_of_turn_and_a_partial_roll_are_alerts():
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    blue = tuple(DieReading(BLUE, False, v, track=i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, blue))
+    assert [(v.kind, v.reason) for v in verdicts] == [("alert", "blue dice were rolled, but it is red's turn")]
+    seven = tuple(DieReading(RED, False, v, track=10 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(2, 0.2, EMPTY, seven))
+    assert [v.kind for v in verdicts] == ["alert"]
+    assert verdicts[0].reason == "red rolled 7 dice but holds 8: every die still held must be rolled"
+    assert observer.state.phase is Phase.ROLL
+
+
+def test_dice_taken_off_a_casino_mid_round_is_an_alert_until_put_back():
+    observer, tray = rolled()
+    table = casinos(c6=tray[4:7])
+    observer.observe(TableSnapshot(2, 0.2, table, tray[:4] + tray[7:]))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:6]), tray[:4] + tray[7:]))
+    assert [v.kind for v in verdicts] == ["alert"] and "put them back" in verdicts[0].reason
+    assert observer.observe(TableSnapshot(4, 0.4, table, tray[:4] + tray[7:])) == []
+
+
+def test_dice_put_on_a_casino_before_the_roll_is_an_alert():
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    verdicts = observer.observe(TableSnapshot(1, 0.1, casinos(c2=[DieReading(RED, False, 2)]), ()))
+    assert [v.kind for v in verdicts] == ["alert"] and "before red rolled" in verdicts[0].reason
+
+
+def test_without_a_dealer_the_observer_waits_for_the_notes_on_the_table():
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    tray = tuple(DieReading(RED, False, v) for v in (1, 1, 2, 2, 3, 3, 4, 4))
+    assert observer.observe(TableSnapshot(1, 0.1, EMPTY, tray)) == []
+    assert observer.state.phase is Phase.DEAL
+    observer.apply(DEAL)
+    assert [v.kind for v in observer.observe(TableSnapshot(2, 0.2, EMPTY, tray))] == ["event"]
+
+
+def test_after_a_settlement_nothing_counts_until_the_casinos_are_cleared():
+    rules, players, seed = find_ruleset("las-vegas"), default_players(2), 12
+    observer = Observer(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    moments = iter(table_moments(rules, players, seed))
+    for moment in moments:
+        verdicts = observer.observe(moment.snapshot)
+        if moment.what == "settled":
+            break
+    assert [v.kind for v in verdicts] == []  # settled already, on the last placement
+    assert observer.awaiting_clear and observer.state.round == 2
+    on_table = moment.snapshot
+    blue = tuple(DieReading(BLUE, False, v, track=1000 + v) for v in range(1, 7))
+    assert observer.observe(replace(on_table, tray=blue)) == []  # a roll before clearing is not taken
+    verdicts = observer.observe(TableSnapshot(999, 999.0, EMPTY, ()))
+    assert [v.kind for v in verdicts] == ["cleared", "event"]  # then the next round's deal
+    assert observer.state.phase is Phase.ROLL and observer.state.round == 2
+
+
+def test_an_external_event_that_breaks_the_rules_raises_and_changes_nothing():
+    observer, _ = rolled()
+    before = observer.state
+    with pytest.raises(ValueError, match="red must place dice first"):
+        observer.apply(DiceRolled(BLUE, (1, 2, 3, 4, 5, 6, 6, 6)))
+    assert observer.state is before

@@ -29,9 +29,18 @@ from typing import Any
 from referee.errors import ImpossibleTableError, NotationError
 from referee.rules import VARIANTS, RuleSet, find_ruleset
 from referee.scoring import CasinoPayout, RoundPayout, score_casino
+from referee.state import GameState
 from referee.types import CasinoId, Colour
 
-__all__ = ["Table", "TableCasino", "casino_to_json", "payout_to_json", "settle_json", "table_from_json"]
+__all__ = [
+    "Table",
+    "TableCasino",
+    "casino_to_json",
+    "payout_to_json",
+    "settle_json",
+    "state_table_json",
+    "table_from_json",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +222,27 @@ def payout_to_json(payout: RoundPayout) -> dict[str, Any]:
         "casinos": [casino_to_json(casino) for casino in payout.casinos],
         "totals": _colours(payout.totals()),
     }
+
+
+def state_table_json(state: GameState) -> dict[str, Any]:
+    """The dice and notes a game state has on its casinos, in the table shape (``settle``'s input).
+
+    Example:
+        >>> state = GameState.from_notation("las-vegas kr 1 k 3k:50/-:60/-:70/-:80/-:90/-:40,10 - -/-")
+        >>> state_table_json(state)["casinos"][0]
+        {'casino': 1, 'dice': {'black': 3}, 'biggy': {}, 'banknotes': [50000]}
+    """
+    casinos = []
+    for number, casino in enumerate(state.casinos, start=1):
+        dice = {str(p): n for p, n in zip(state.players, casino.dice, strict=True) if n}
+        if casino.neutral and state.neutral is not None:
+            dice[str(state.neutral)] = casino.neutral
+        biggy = {str(p): n for p, n in zip(state.players, casino.biggies, strict=True) if n}
+        casinos.append({"casino": number, "dice": dice, "biggy": biggy, "banknotes": list(casino.banknotes)})
+    out: dict[str, Any] = {"game": state.ruleset.game, "variants": list(state.ruleset.variants), "casinos": casinos}
+    if state.neutral is not None:
+        out["neutral"] = [str(state.neutral)]
+    return out
 
 
 def settle_json(obj: Any) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from referee.errors import IllegalEventError
 from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
@@ -241,10 +241,12 @@ class Observer:
             return self._once("alert", f"{' and '.join(others)} dice were rolled, but it is {player}'s turn", snapshot)
         if not own:
             return []
+        mine = _biggies_by_size([d for d in own if d.colour is player], state.held_biggies[state.turn],
+                                state.held_dice[state.turn])  # fmt: skip
         event = DiceRolled(
             player,
-            tuple(sorted(d.pips for d in own if d.colour is player and not d.big)),
-            tuple(sorted(d.pips for d in own if d.colour is player and d.big)),
+            tuple(sorted(d.pips for d in mine if not d.big)),
+            tuple(sorted(d.pips for d in mine if d.big)),
             tuple(sorted(d.pips for d in own if d.colour is state.neutral)),
         )
         return self._try(event, snapshot)
@@ -260,14 +262,21 @@ class Observer:
             return self._once("alert", f"dice were put on casinos {casinos}: {player} places the dice of one "
                               "value on the casino of that number", snapshot)  # fmt: skip
         ((number, dice),) = added.items()
-        strangers = sorted({c.value for c, _ in dice if c is not player and c is not state.neutral})
+        strangers = sorted({c.value for c in dice if c is not player and c is not state.neutral})
         if strangers:
             return self._once("alert", f"{' and '.join(strangers)} dice were put on casino {number}, but it is "
                               f"{player}'s turn", snapshot)  # fmt: skip
-        event = DicePlaced(
-            player, number, dice[(player, False)], dice[(player, True)], dice[(state.neutral, False)]
-            if state.neutral is not None else 0,
-        )  # fmt: skip
+        roll = state.roll
+        assert roll is not None
+        # Which of the placed dice is the Biggy is known from the roll (sizes are hard to read);
+        # the count of the player's dice is what the camera sees.
+        normal, big = roll.dice.count(number), roll.biggies.count(number)
+        seen = dice[player]
+        if seen != normal + big:
+            big = min(big, seen)
+            normal = seen - big
+        neutral = dice[state.neutral] if state.neutral is not None else 0
+        event = DicePlaced(player, number, normal, big, neutral)
         verdicts = self._try(event, snapshot)
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
@@ -280,13 +289,24 @@ class Observer:
             return self._once("alert", str(error), snapshot)
 
 
-def _added(snapshot: TableSnapshot, state: GameState) -> dict[int, Counter[tuple[Colour, bool]]]:
-    """Per casino, the (colour, Biggy) dice read there beyond what the state has placed."""
+def _added(snapshot: TableSnapshot, state: GameState) -> dict[int, Counter[Colour]]:
+    """Per casino, the dice of each colour read there beyond what the state has placed."""
     expected = TableSnapshot.from_state(state)
-    added: dict[int, Counter[tuple[Colour, bool]]] = {}
-    more: Counter[tuple[Colour, bool]]
+    added: dict[int, Counter[Colour]] = {}
     for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
-        more = Counter((d.colour, d.big) for d in seen) - Counter((d.colour, d.big) for d in placed)
+        more = Counter(d.colour for d in seen) - Counter(d.colour for d in placed)
         if more:
             added[number] = more
     return added
+
+
+def _biggies_by_size(dice: list[DieReading], biggies: int, normal: int) -> list[DieReading]:
+    """A roll's dice with the Biggys told by size, when the count is right but the sizes were misjudged.
+
+    The player's ``biggies`` largest dice are the Biggys (a Biggy is half as large again as a die); the
+    reading stays as it is when the count is wrong (the rules will say so) or sizes are unknown.
+    """
+    if len(dice) != biggies + normal or sum(d.big for d in dice) == biggies or any(d.size_mm <= 0 for d in dice):
+        return dice
+    largest = set(sorted(range(len(dice)), key=lambda i: -dice[i].size_mm)[:biggies])
+    return [replace(d, big=i in largest) for i, d in enumerate(dice)]

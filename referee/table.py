@@ -25,7 +25,7 @@ class DieReading:
 
     Example:
         >>> DieReading(Colour.RED, big=False, pips=5, confidence=0.97)
-        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97, track=-1)
+        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97, track=-1, size_mm=0.0)
     """
 
     colour: Colour
@@ -38,6 +38,8 @@ class DieReading:
     """The reader's confidence, 0..1."""
     track: int = -1
     """The tracker's id for this physical die (-1 when unknown): the same id means the same die, unmoved."""
+    size_mm: float = 0.0
+    """Its size on the table plane, in millimetres (0 when unknown): the referee tells a roll's Biggy by it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,21 +131,22 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
         elif colour not in state.players:
             found.append((Problem.UNKNOWN_COLOUR, f"{colour} dice on the table, but {colour} is not playing"))
         else:
-            if normal[colour] > rules.dice_per_player:
-                found.append((Problem.TOO_MANY_DICE_OF_COLOUR,
-                              f"{normal[colour]} {colour} dice: a player has {rules.dice_per_player}"))  # fmt: skip
+            # Counted together: a Biggy misjudged as a normal die (size is hard to read) is no extra die.
+            total, allowed = normal[colour] + big[colour], rules.dice_per_player + rules.biggies_per_player
+            if total > allowed:
+                kit = f"{rules.dice_per_player} and a Biggy" if rules.biggies_per_player == 1 else str(allowed)
+                found.append((Problem.TOO_MANY_DICE_OF_COLOUR, f"{total} {colour} dice: a player has {kit}"))
             if big[colour] > rules.biggies_per_player:
                 found.append((Problem.TOO_MANY_BIGGIES,
                               f"{big[colour]} {colour} Biggys: a player has {rules.biggies_per_player}"))  # fmt: skip
     if state.phase in (Phase.ROLL, Phase.PLACE, Phase.SETTLE):
         expected = TableSnapshot.from_state(state)
         for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=False), start=1):
-            have = Counter((d.colour, d.big) for d in seen)
-            for (colour, is_big), count in Counter((d.colour, d.big) for d in placed).items():
-                if have[(colour, is_big)] < count:
-                    kind = "Biggy" if is_big else "dice"
+            have = Counter(d.colour for d in seen)
+            for colour, count in Counter(d.colour for d in placed).items():
+                if have[colour] < count:
                     found.append((Problem.DICE_REMOVED_MID_ROUND,
-                                  f"casino {number} shows {have[(colour, is_big)]} {colour} {kind}, "
+                                  f"casino {number} shows {have[colour]} {colour} dice, "
                                   f"but {count} were placed there this round"))  # fmt: skip
     return found
 

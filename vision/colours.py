@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["PALETTE", "PALETTE_NAMES", "nearest_colour"]
+__all__ = ["PALETTE", "PALETTE_NAMES", "ColourBook", "body_colour", "nearest_colour", "to_lab"]
 
 PALETTE: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 200),
@@ -35,3 +35,83 @@ def nearest_colour(bgr: tuple[int, int, int] | np.ndarray) -> str:
     """The palette name nearest to a BGR colour, measured in CIELAB."""
     lab = cv2.cvtColor(np.uint8([[np.clip(bgr, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
     return PALETTE_NAMES[int(np.argmin(np.linalg.norm(_LAB - lab, axis=1)))]
+
+
+def body_colour(crop: np.ndarray) -> np.ndarray:
+    """A die's body colour (BGR, float) from a crop centred on it: the median of the crop's middle.
+
+    Pips cover well under half of a face, so the median ignores them.
+    """
+    h, w = crop.shape[:2]
+    middle = crop[
+        int(h * 0.3) : max(int(h * 0.7), int(h * 0.3) + 1), int(w * 0.3) : max(int(w * 0.7), int(w * 0.3) + 1)
+    ]
+    return np.median(middle.reshape(-1, 3), axis=0).astype(np.float32)
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """BGR colours (N, 3), 0..255, to CIELAB (N, 3) as OpenCV scales it (all channels 0..255)."""
+    pixels = np.clip(np.asarray(bgr, dtype=np.float32).reshape(-1, 1, 3), 0, 255).astype(np.uint8)
+    return cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+
+
+class ColourBook:
+    """The game's dice colours as seen by this camera under this light, learned from the dice themselves.
+
+    At setup each player shows their dice ("show me your dice"): :meth:`learn` keeps the mean CIELAB
+    colour of their bodies. A die is then the nearest learned colour. Nothing about hues is assumed,
+    so any dice set and any lighting work. Until a colour is learned it falls back to its palette value.
+
+    Example:
+        >>> book = ColourBook(["red", "blue", "white"])
+        >>> book.learn("red", [(60, 60, 150), (55, 65, 160)])  # dim red dice under warm light
+        >>> book.classify(np.array([[58, 62, 155], [150, 90, 40]]))
+        ['red', 'blue']
+    """
+
+    def __init__(self, names: list[str] | tuple[str, ...]) -> None:
+        self.names = list(names)
+        self.prototypes = {name: to_lab(np.array(PALETTE.get(name, PALETTE["grey"])))[0] for name in self.names}
+        self.learned: set[str] = set()
+
+    def learn(self, name: str, samples_bgr: object) -> None:
+        """Sets ``name``'s colour from body colours (BGR) of that player's dice.
+
+        Raises:
+            ValueError: for a colour not in this game or no samples.
+        """
+        if name not in self.prototypes:
+            raise ValueError(f"{name} is not one of this game's colours ({', '.join(self.names)})")
+        samples = np.asarray(samples_bgr, dtype=np.float32).reshape(-1, 3)
+        if not len(samples):
+            raise ValueError(f"no {name} dice were seen to learn their colour from")
+        self.prototypes[name] = to_lab(samples).mean(axis=0)
+        self.learned.add(name)
+
+    def classify(self, bgr: np.ndarray) -> list[str]:
+        """The nearest game colour of each body colour (N, 3) BGR."""
+        if not len(bgr):
+            return []
+        lab = to_lab(bgr)
+        table = np.stack([self.prototypes[n] for n in self.names])
+        return [self.names[i] for i in np.linalg.norm(lab[:, None, :] - table[None], axis=2).argmin(axis=1)]
+
+    def to_json(self) -> dict[str, list[float]]:
+        """The learned colours (CIELAB), for the calibration file."""
+        return {name: [round(float(v), 2) for v in self.prototypes[name]] for name in sorted(self.learned)}
+
+    def load_json(self, obj: object) -> None:
+        """Restores colours saved by :meth:`to_json` (colours not in this game are ignored).
+
+        Raises:
+            ValueError: for a malformed entry.
+        """
+        if not isinstance(obj, dict):
+            raise ValueError("learned colours must be a JSON object of name -> [L, a, b]")
+        for name, lab in obj.items():
+            values = np.asarray(lab, dtype=np.float32)
+            if values.shape != (3,):
+                raise ValueError(f"learned colour {name!r} must be three numbers (L, a, b)")
+            if name in self.prototypes:
+                self.prototypes[name] = values
+                self.learned.add(name)

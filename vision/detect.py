@@ -15,6 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.colours import body_colour
 from vision.crops import crop_die
 from vision.detections import Detections
 
@@ -163,11 +164,14 @@ class DiceDetector:
         return Detections(boxes[chosen], scores[keep][chosen])
 
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
-        """Stage 2: adds ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence`` and ``biggy``."""
+        """Stage 2: adds the columns ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence``, ``biggy``.
+
+        Also ``body``: each die's body colour (BGR), from which the colours learned at setup are told.
+        """
         if not len(detections):
             empty = {"pips": np.zeros(0, int), "pips_confidence": np.zeros(0, np.float32),
                      "colour": np.zeros(0, object), "colour_confidence": np.zeros(0, np.float32),
-                     "biggy": np.zeros(0, bool)}  # fmt: skip
+                     "biggy": np.zeros(0, bool), "body": np.zeros((0, 3), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
         pip_p, colour_p = read_crops(self.reader, crops, self.rotations)
@@ -178,6 +182,7 @@ class DiceDetector:
             "colour": np.array([self.colours[i] for i in colour_p.argmax(1)], dtype=object),
             "colour_confidence": colour_p.max(1).astype(np.float32),
             "biggy": biggy_by_neighbours(detections),
+            "body": np.stack([body_colour(crop) for crop in crops]),
         }
         return Detections(detections.xyxy, detections.confidence, data)
 

@@ -46,6 +46,8 @@ class Sighting:
     """The face read (0 when unreadable)."""
     confidence: float = 1.0
     """Confidence of the reading, 0..1."""
+    size_mm: float = 0.0
+    """The die's size on the table plane (0 when unknown)."""
 
 
 @dataclass
@@ -55,8 +57,8 @@ class _Track:
     y_mm: float
     first_s: float
     last_s: float
-    seen: deque[tuple[float, float, float, int, tuple[Colour, bool, int], float]] = field(default_factory=deque)
-    """(time, x, y, zone, (colour, big, pips), confidence) of each sighting in the recent past."""
+    seen: deque[tuple[float, float, float, int, tuple[Colour, bool, int], float, float]] = field(default_factory=deque)
+    """(time, x, y, zone, (colour, big, pips), confidence, size) of each sighting in the recent past."""
     counted: bool = False
     rest: tuple[float, float] | None = None
     """Where the die lay when last read; a die found resting elsewhere gets a new id."""
@@ -143,17 +145,25 @@ class Tracker:
 
     def _add(self, track: _Track, s: Sighting, time_s: float) -> None:
         track.x_mm, track.y_mm, track.last_s = s.x_mm, s.y_mm, time_s
-        track.seen.append((time_s, s.x_mm, s.y_mm, s.zone, (s.colour, s.big, s.pips), s.confidence))
+        track.seen.append((time_s, s.x_mm, s.y_mm, s.zone, (s.colour, s.big, s.pips), s.confidence, s.size_mm))
         while track.seen and track.seen[0][0] < time_s - self.still_s - 1e-9:
             track.seen.popleft()
 
     def _forget(self, time_s: float) -> None:
+        """Drops the dice that are gone.
+
+        Dice do not vanish by themselves: a die not seen again once a hand has come and gone was taken
+        away; a die merely missed by the detector is kept for ``forget_s``.
+        """
         moving = time_s - self._last_motion_s < self.forget_s
+        quiet = time_s - self._last_motion_s >= self.still_s
         kept = []
         for track in self.tracks:
             unseen = time_s - track.last_s
             if unseen > self.hold_s or (unseen > self.forget_s and not moving):
                 continue
+            if quiet and track.last_s < self._last_motion_s:
+                continue  # taken away (or moved) by the hand that passed
             kept.append(track)
         self.tracks = kept
 
@@ -188,7 +198,7 @@ class Tracker:
                 continue
             zone = Counter(entry[3] for entry in track.seen).most_common(1)[0][0]
             votes: Counter[tuple[Colour, bool, int]] = Counter()
-            for *_, reading, confidence in track.seen:
+            for *_, reading, confidence, _ in track.seen:
                 votes[reading] += confidence
             (colour, big, pips), weight = votes.most_common(1)[0]
             confidence = weight / max(sum(votes.values()), 1e-9)
@@ -198,7 +208,8 @@ class Tracker:
             ):
                 track.ident, self._next_id = self._next_id, self._next_id + 1  # the same die, moved
             track.rest = (track.x_mm, track.y_mm)
-            die = DieReading(colour, big, pips, round(confidence, 3), track.ident)
+            size = float(np.median([entry[6] for entry in track.seen]))
+            die = DieReading(colour, big, pips, round(confidence, 3), track.ident, round(size, 1))
             if 1 <= zone <= 6:
                 casinos[zone - 1].append(die)
             elif zone == 0:

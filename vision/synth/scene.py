@@ -21,7 +21,7 @@ from vision.colours import PALETTE, nearest_colour
 from vision.synth.camera import look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
 
-__all__ = ["DieLabel", "Scene", "random_state", "render_scene"]
+__all__ = ["BIGGY_MM", "DIE_MM", "DieLabel", "Scene", "random_state", "render_scene", "shadows"]
 
 DIE_MM = 16.0
 BIGGY_MM = 24.0
@@ -203,14 +203,21 @@ def _place_dice(rng: np.random.Generator, snapshot: TableSnapshot, zones: list[_
     return placed
 
 
-def _shadows(tex: np.ndarray, poses: list[DiePose], light: np.ndarray, strength: float) -> None:
-    """Darkens the table where the dice block the light (soft-edged), in one pass."""
+def shadows(tex: np.ndarray, poses: list[DiePose], light: np.ndarray, strength: float,
+            to_tex: np.ndarray | None = None) -> None:  # fmt: skip
+    """Darkens the table where the dice block the light (soft-edged), in one pass.
+
+    ``to_tex`` maps table millimetres to texture pixels (3x3); the scene renderer's own map by default.
+    """
     mask = np.zeros(tex.shape[:2], np.uint8)
     for pose in poses:
         corners = [c + s * u + t * v for _, c, _, u, v in die_faces(pose) for s in (-1, 1) for t in (-1, 1)]
         pts = np.array([p - p[2] / light[2] * light for p in corners])[:, :2]
-        hull = cv2.convexHull(np.array([_to_tex(x, y) for x, y in pts], dtype=np.int32))
-        cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA)
+        if to_tex is None:
+            px = np.array([_to_tex(x, y) for x, y in pts], dtype=np.int32)
+        else:
+            px = np.round((to_tex @ np.column_stack([pts, np.ones(len(pts))]).T).T[:, :2]).astype(np.int32)
+        cv2.fillConvexPoly(mask, cv2.convexHull(px), 255, cv2.LINE_AA)
     if poses:
         soft = cv2.GaussianBlur(mask, (0, 0), 3).astype(np.float32)[..., None] / 255.0 * strength
         tex[:] = (tex * (1 - soft)).astype(np.uint8)
@@ -316,7 +323,7 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
 
     dice = _place_dice(rng, snapshot, zones, tray)
     tex = _table_texture(rng, zones, style, state)
-    _shadows(tex, [pose for pose, _, _ in dice], light, float(rng.uniform(0.15, 0.5)))
+    shadows(tex, [pose for pose, _, _ in dice], light, float(rng.uniform(0.15, 0.5)))
     tex = cv2.GaussianBlur(tex, (0, 0), 1.2)
 
     scale = 2

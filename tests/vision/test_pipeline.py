@@ -1,0 +1,106 @@
+"""The camera pipeline on the built-in rendered game: frames in, exactly the game's events out.
+
+The dice are read by a perfect reader (the renderer's truth), so these tests check everything else:
+mat calibration, motion, zones, owner colours, Biggys by table size, tracking and refereeing. The
+trained model's own end-to-end check lives with the model tests.
+"""
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from referee import DiceRolled, NeutralDiceRolled, Phase, new_game
+from referee.observe import Observer, virtual_deal
+from referee.simulate import Dealer
+from vision.capture import Frame
+from vision.mat import MAT
+from vision.pipeline import TablePipeline, report_lines
+from vision.synth.game import RenderedGame
+from vision.zones import Calibration, homography_from_corners
+
+
+def canonical(history):
+    out = []
+    for event in history:
+        if isinstance(event, DiceRolled):
+            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
+                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
+        elif isinstance(event, NeutralDiceRolled):
+            event = replace(event, values=tuple(sorted(event.values)))
+        out.append(event)
+    return out
+
+
+def watch(game, calibration=None):
+    rules = game.ruleset
+    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(game.seed))))
+    showing = [0]
+    pipeline = TablePipeline(lambda image: game.truth(showing[0]), observer, calibration=calibration)
+    lines, last = [], []
+    for frame in game.frames():
+        showing[0] = frame.index
+        lines += report_lines(pipeline.process(frame), last)
+    return observer, lines
+
+
+def settled_truth(game):
+    """The game's history up to its last settlement (the recording stops after clearing the table)."""
+    final = [m for m in game.moments if m.what == "settled"][-1].state
+    return canonical(final.history)
+
+
+def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    observer, lines = watch(game)
+    assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    assert canonical(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+    events = [line for line in lines if line["type"] == "event"]
+    assert [e["event"] for e in events][:2] == ["dealt", "rolled"]
+    placed = [e for e in events if e["event"] == "placed"]
+    assert placed and all(e["count"] == e["dice"] for e in placed)
+    settled = [e for e in events if e["event"] == "settled"]
+    assert len(settled) == 1 and settled[0]["round"] == 1 and "totals" in settled[0]["payout"]
+    assert "cleared" in [e["event"] for e in events]
+    # A table line whenever the refereed table changes, in the settle input shape with its preview.
+    tables = [line for line in lines if line["type"] == "table"]
+    assert len(tables) >= len(placed)
+    assert [c["casino"] for c in tables[-1]["casinos"]] == [1, 2, 3, 4, 5, 6]
+    assert set(tables[-1]["casinos"][0]) == {"casino", "dice", "biggy", "banknotes"}
+    assert set(tables[-1]["preview"]) == {"casinos", "totals"}
+
+
+def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
+    game = RenderedGame(seed=11, players=("green", "yellow"), rules="las-vegas+biggy", size=(640, 360), fps=5,
+                        rounds=1)  # fmt: skip
+    corners_mm = np.array([[0, 0], [MAT.width_mm, 0], [MAT.width_mm, MAT.height_mm], [0, MAT.height_mm]])
+    table = game.mat_to_table(corners_mm)
+    corners_px = game.camera.project(np.column_stack([table, np.zeros(4)]))
+    calibration = Calibration(homography_from_corners(corners_px, MAT.width_mm, MAT.height_mm), MAT.casinos,
+                              MAT.rolling_area, MAT.width_mm, MAT.height_mm)  # fmt: skip
+    observer, lines = watch(game, calibration)
+    assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    history = canonical(observer.state.history)
+    assert history[: len(settled_truth(game))] == settled_truth(game)
+    assert any(isinstance(e, DiceRolled) and e.biggies for e in history)
+
+
+def test_without_the_mat_or_a_calibration_nothing_is_refereed():
+    game = RenderedGame(seed=3, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    observer = Observer(new_game(game.ruleset, game.players))
+    pipeline = TablePipeline(lambda image: game.truth(0), observer)
+    blank = np.full((360, 640, 3), 90, np.uint8)
+    reports = [pipeline.process(Frame(i, i / 5, blank)) for i in range(10)]
+    assert all(r.calibration is None and r.snapshot is None and not r.verdicts for r in reports)
+    assert observer.state.phase is Phase.DEAL
+
+
+@pytest.mark.parametrize("index", [0, 55, 130])
+def test_the_rendered_game_is_deterministic_and_random_access(index):
+    a = RenderedGame(seed=5, players=("red", "blue"), size=(320, 180), fps=5, rounds=1)
+    b = RenderedGame(seed=5, players=("red", "blue"), size=(320, 180), fps=5, rounds=1)
+    b.frame(200)  # another frame first: poses must not depend on the order frames are drawn in
+    assert np.array_equal(a.frame(index), b.frame(index))
+    truth = a.truth(index)
+    assert np.all(truth.xyxy[:, :2] >= 0) and np.all(truth.xyxy[:, 2] <= 320) and np.all(truth.xyxy[:, 3] <= 180)

@@ -1,0 +1,201 @@
+"""The printable play mat: six casinos, a rolling area and four ArUco markers that calibrate the camera.
+
+With the mat on the table, calibration is automatic on every frame: :func:`find_mat` finds the
+markers (any two of the four are enough, so a hand over one does no harm) and returns the
+image-to-mat homography, so a bumped camera or a pushed mat is followed without the user doing
+anything. Table coordinates are the mat's own millimetres, origin at the far-left corner, x to the
+right, y towards the players.
+
+``dice-referee mat --out mat.pdf`` prints it on one A3 sheet, or on two A4 or US-letter sheets to tape
+together (scaled so that both halves fit; the markers carry the geometry, so the scale does not matter).
+"""
+
+from __future__ import annotations
+
+import os
+import zlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.zones import Calibration, CalibrationError
+
+__all__ = ["MAT", "MatLayout", "draw_mat", "find_mat", "write_mat_pdf"]
+
+_ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+
+
+@dataclass(frozen=True)
+class MatLayout:
+    """Where everything lies on the mat, in millimetres (origin far-left, y towards the players)."""
+
+    width_mm: float
+    height_mm: float
+    marker_mm: float
+    markers: dict[int, tuple[float, float]]
+    """ArUco id (DICT_4X4_50) -> top-left corner of the marker's black square."""
+    casinos: dict[int, np.ndarray]
+    """Casino 1..6 -> rectangle (4, 2), clockwise from its far-left corner."""
+    rolling_area: np.ndarray
+    """The tray, (4, 2)."""
+
+    def marker_corners(self, ident: int) -> np.ndarray:
+        """The four corners of a marker in mat millimetres, in ArUco's order (clockwise from top-left)."""
+        x, y = self.markers[ident]
+        s = self.marker_mm
+        return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], dtype=np.float64)
+
+    def calibration(self, homography: np.ndarray) -> Calibration:
+        """A :class:`Calibration` with this layout's zones."""
+        return Calibration(np.asarray(homography, np.float64), self.casinos, self.rolling_area, self.width_mm,
+                           self.height_mm)  # fmt: skip
+
+
+def _rect(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+
+
+def _a3_layout() -> MatLayout:
+    width, height, marker, edge = 420.0, 297.0, 30.0, 8.0
+    markers = {0: (edge, edge), 1: (width - edge - marker, edge), 2: (width - edge - marker, height - edge - marker),
+               3: (edge, height - edge - marker)}  # fmt: skip
+    left, right, gap = edge + marker + 8, width - edge - marker - 8, 8.0
+    cell_w = (right - left - 2 * gap) / 3
+    rows = ((12.0, 107.0), (115.0, 210.0))
+    casinos = {}
+    for number in range(1, 7):
+        col, (y0, y1) = (number - 1) % 3, rows[(number - 1) // 3]
+        x0 = left + col * (cell_w + gap)
+        casinos[number] = _rect(x0, y0, x0 + cell_w, y1)
+    return MatLayout(width, height, marker, markers, casinos, _rect(left, 218.0, right, height - edge))
+
+
+MAT = _a3_layout()
+"""The A3 mat (420 x 297 mm)."""
+
+_TINTS = ((215, 235, 250), (250, 230, 210), (215, 245, 220), (235, 220, 245), (205, 240, 245), (240, 240, 210))
+
+
+def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
+    """The mat as a BGR image, ``px_per_mm`` pixels per millimetre (white paper, light tints, black ink)."""
+    w, h = round(layout.width_mm * px_per_mm), round(layout.height_mm * px_per_mm)
+    image = np.full((h, w, 3), 255, np.uint8)
+
+    def px(x: float, y: float) -> tuple[int, int]:
+        return round(x * px_per_mm), round(y * px_per_mm)
+
+    line = max(1, round(0.8 * px_per_mm))
+    for number, rect in layout.casinos.items():
+        (x0, y0), (x1, y1) = rect[0], rect[2]
+        cv2.rectangle(image, px(x0, y0), px(x1, y1), _TINTS[number - 1], -1)
+        cv2.rectangle(image, px(x0, y0), px(x1, y1), (40, 40, 40), line)
+        # The casino's number, in the far-left corner (no die-face icon: the detector would see a die).
+        cv2.putText(image, str(number), px(x0 + 3, y0 + 17), cv2.FONT_HERSHEY_DUPLEX, 0.6 * px_per_mm,
+                    (40, 40, 40), max(1, round(0.6 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
+    (x0, y0), (x1, y1) = layout.rolling_area[0], layout.rolling_area[2]
+    cv2.rectangle(image, px(x0, y0), px(x1, y1), (225, 225, 225), -1)
+    cv2.rectangle(image, px(x0, y0), px(x1, y1), (40, 40, 40), line)
+    cv2.putText(image, "ROLL HERE", px(x0 + 4, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.3 * px_per_mm,
+                (110, 110, 110), max(1, round(0.4 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
+    for ident, (x, y) in layout.markers.items():
+        side = round(layout.marker_mm * px_per_mm)
+        marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
+        x_px, y_px = px(x, y)
+        image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
+    cv2.putText(image, "dice-referee play mat", px(layout.width_mm / 2 - 25, layout.height_mm - 2.5),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.12 * px_per_mm, (150, 150, 150), 1, cv2.LINE_AA)  # fmt: skip
+    return image
+
+
+_DETECTOR = cv2.aruco.ArucoDetector(_ARUCO, cv2.aruco.DetectorParameters())
+
+
+def find_mat(image: np.ndarray, layout: MatLayout = MAT, min_markers: int = 2) -> Calibration | None:
+    """The calibration from the mat's markers in a BGR (or grey) frame; None when too few are visible."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _DETECTOR.detectMarkers(grey)
+    if ids is None:
+        return None
+    pixels, table = [], []
+    for found, ident in zip(corners, ids.reshape(-1), strict=True):
+        if int(ident) in layout.markers:
+            pixels.append(found.reshape(4, 2))
+            table.append(layout.marker_corners(int(ident)))
+    if len(pixels) < min_markers:
+        return None
+    homography, _ = cv2.findHomography(np.concatenate(pixels), np.concatenate(table), 0)
+    if homography is None or abs(np.linalg.det(homography)) < 1e-12:
+        return None
+    return layout.calibration(homography)
+
+
+_PAPER_MM = {"a3": (420.0, 297.0), "a4": (297.0, 210.0), "letter": (279.4, 215.9)}  # landscape sheets
+
+
+def write_mat_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 150, layout: MatLayout = MAT) -> int:
+    """Writes the mat as a PDF: one A3 sheet, or two A4/letter sheets (halves with an overlap to tape).
+
+    Returns:
+        The number of pages.
+
+    Raises:
+        CalibrationError: for an unknown paper name.
+    """
+    if paper not in _PAPER_MM:
+        raise CalibrationError(f"paper must be one of {', '.join(_PAPER_MM)}, not {paper!r}")
+    image = cv2.cvtColor(draw_mat(dpi / 25.4, layout), cv2.COLOR_BGR2RGB)
+    if paper == "a3":
+        pages = [(image, 420.0, 297.0, 0.0, 0.0, 420.0, 297.0)]
+    else:
+        # Two portrait sheets side by side; each half carries 10 mm of the other as an overlap to tape.
+        sheet_w, sheet_h = _PAPER_MM[paper][1], _PAPER_MM[paper][0]
+        margin, overlap = 7.0, 10.0
+        scale = min((2 * (sheet_w - 2 * margin) - overlap) / layout.width_mm, (sheet_h - 2 * margin) / layout.height_mm)
+        half = image.shape[1] // 2
+        extra = round(overlap / 2 / layout.width_mm * image.shape[1])
+        parts = [image[:, : half + extra], image[:, half - extra :]]
+        pages = []
+        for part in parts:
+            w_mm = part.shape[1] / image.shape[1] * layout.width_mm * scale
+            h_mm = layout.height_mm * scale
+            pages.append((part, sheet_w, sheet_h, (sheet_w - w_mm) / 2, (sheet_h - h_mm) / 2, w_mm, h_mm))
+    _write_pdf(path, pages)
+    return len(pages)
+
+
+def _write_pdf(path: str | os.PathLike[str], pages: list[tuple[np.ndarray, float, float, float, float, float, float]],
+               ) -> None:  # fmt: skip
+    """A minimal PDF: one RGB image per page, placed at (x, y) mm with size (w, h) mm on a (W, H) mm page."""
+    points = 72 / 25.4
+    objects: list[bytes] = []
+    kids = []
+    for index, (rgb, page_w, page_h, x, y, w, h) in enumerate(pages):
+        image_id, content_id, page_id = 4 + 3 * index, 5 + 3 * index, 3 + 3 * index
+        data = zlib.compress(np.ascontiguousarray(rgb).tobytes(), 6)
+        image_obj = (f"<< /Type /XObject /Subtype /Image /Width {rgb.shape[1]} /Height {rgb.shape[0]} "
+                     f"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\n"
+                     "stream\n").encode() + data + b"\nendstream"  # fmt: skip
+        draw = (f"q {w * points:.2f} 0 0 {h * points:.2f} {x * points:.2f} {(page_h - y - h) * points:.2f} cm "
+                "/Im0 Do Q").encode()  # fmt: skip
+        content_obj = f"<< /Length {len(draw)} >>\nstream\n".encode() + draw + b"\nendstream"
+        box = f"[0 0 {page_w * points:.2f} {page_h * points:.2f}]"
+        page_obj = (f"<< /Type /Page /Parent 2 0 R /MediaBox {box} /Resources << /XObject << /Im0 {image_id} 0 R "
+                    f">> >> /Contents {content_id} 0 R >>").encode()  # fmt: skip
+        objects += [page_obj, image_obj, content_obj]
+        kids.append(f"{page_id} 0 R")
+    head = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(pages)} >>"
+            .encode()]  # fmt: skip
+    body = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, obj in enumerate(head + objects, start=1):
+        offsets.append(len(body))
+        body += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
+    xref = len(body)
+    body += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode()
+    body += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
+    body += f"trailer\n<< /Size {len(offsets) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    target = os.fspath(path)
+    os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+    with open(target, "wb") as handle:
+        handle.write(bytes(body))

@@ -1,0 +1,238 @@
+"""The camera pipeline: frames in, refereed game out.
+
+Per frame: find the mat's markers (or use a fixed calibration) -> notice motion -> read the dice
+(the detector; skipped while something moves, when the table cannot settle anyway) -> place each die
+on the table plane, in its zone, with its owner colour and Biggy-or-not judged from its size in table
+millimetres -> :class:`~vision.tracker.Tracker` -> a settled :class:`~referee.table.TableSnapshot`
+-> :class:`~referee.observe.Observer` -> events, alerts and held-back readings.
+
+:meth:`TablePipeline.process` returns a :class:`Report` per frame; :func:`report_lines` turns reports
+into the JSON lines of ``dice-referee watch --json``. The detector is any callable from a BGR image to
+:class:`~vision.detections.Detections` with ``pips`` and ``colour`` (and optionally ``body``) columns,
+so tests can drive the pipeline with the renderer's ground truth as well as with the trained model.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee import Colour, GameState, Phase, RoundScored, preview
+from referee.jsonio import payout_to_json, state_table_json
+from referee.observe import Observer, Verdict
+from referee.record import event_to_json
+from referee.table import TableSnapshot
+from vision.capture import Frame
+from vision.colours import PALETTE, ColourBook
+from vision.crops import silhouette
+from vision.detections import Detections
+from vision.mat import MAT, MatLayout, find_mat
+from vision.tracker import MotionMeter, Sighting, Tracker
+from vision.zones import Calibration
+
+__all__ = ["Report", "TablePipeline", "report_lines"]
+
+Reader = Callable[[np.ndarray], Detections]
+
+
+@dataclass
+class Report:
+    """What one frame gave."""
+
+    frame: Frame
+    calibration: Calibration | None
+    """The calibration used (None: no mat seen yet and none given)."""
+    motion: bool
+    """Something moved since the previous frame."""
+    detections: Detections
+    """The dice read in this frame (empty while something moves)."""
+    zones: np.ndarray
+    """Zone per detection (1..6 casino, 0 rolling area, -1 none)."""
+    owners: list[Colour]
+    """Owner colour per detection."""
+    biggy: np.ndarray
+    """Biggy or not per detection, judged on the table plane."""
+    snapshot: TableSnapshot | None = None
+    """A new settled reading, when the table settled anew in this frame."""
+    verdicts: list[Verdict] = field(default_factory=list)
+    """What the referee made of it."""
+    state: GameState | None = None
+    """The game after this frame."""
+
+
+class TablePipeline:
+    """Referees a game from frames; see the module's description.
+
+    Args:
+        reader: the dice reader (``vision.detect.DiceDetector`` or any callable with its output).
+        observer: the referee's side (holds the game state).
+        calibration: a fixed calibration (no mat); None to find the mat's markers in every frame.
+        mat: the mat layout whose markers to look for.
+        colours: learned dice colours; by default each game colour's palette value.
+        tracker: the tracker (default settings when None).
+        read_while_moving: also read dice in frames with motion (slower; the table cannot settle then).
+    """
+
+    def __init__(self, reader: Reader, observer: Observer, *, calibration: Calibration | None = None,
+                 mat: MatLayout = MAT, colours: ColourBook | None = None, tracker: Tracker | None = None,
+                 read_while_moving: bool = False) -> None:  # fmt: skip
+        self.reader = reader
+        self.observer = observer
+        self.fixed = calibration
+        self.calibration = calibration
+        self.mat = mat
+        state = observer.state
+        names = [str(p) for p in state.players] + ([str(state.neutral)] if state.neutral is not None else [])
+        self.colours = colours or ColourBook(names)
+        self.tracker = tracker or Tracker()
+        self.motion = MotionMeter()
+        self.read_while_moving = read_while_moving
+        self.has_biggies = state.ruleset.biggies_per_player > 0
+        self._sizes: deque[float] = deque(maxlen=400)
+
+    def _calibrate(self, image: np.ndarray) -> None:
+        if self.fixed is not None:
+            return
+        scale = 0.5 if image.shape[1] > 1000 else 1.0
+        small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else image
+        found = find_mat(small, self.mat)
+        if found is not None:
+            homography = found.homography @ np.diag([scale, scale, 1.0])
+            self.calibration = self.mat.calibration(homography)
+
+    def _owners(self, detections: Detections) -> list[Colour]:
+        data = detections.data
+        if "body" in data:
+            bodies = np.asarray(data["body"], dtype=np.float32).reshape(-1, 3)
+        else:
+            bodies = np.array([PALETTE.get(str(name), PALETTE["grey"]) for name in data["colour"]], np.float32)
+        return [Colour(name) for name in self.colours.classify(bodies.reshape(-1, 3))]
+
+    def _sizes_mm(self, image: np.ndarray, calibration: Calibration, detections: Detections) -> np.ndarray:
+        """Each die's size on the table plane: the square root of its outline's projected area.
+
+        The outline is the die's rotated silhouette when one stands out clearly, else its box.
+        """
+        sizes = np.zeros(len(detections))
+        for i, (x0, y0, x1, y1) in enumerate(detections.xyxy):
+            box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
+            box_mm = _area(calibration.to_table(box))
+            outline = silhouette(image, (x0, y0, x1, y1))
+            outline_mm = _area(calibration.to_table(outline)) if outline is not None else 0.0
+            # A silhouette much smaller than the box is a part of the die (a face in shadow): not trusted.
+            sizes[i] = np.sqrt(outline_mm if 0.45 * box_mm <= outline_mm <= box_mm else box_mm)
+        return sizes
+
+    def _biggy(self, sizes: np.ndarray, owners: list[Colour]) -> np.ndarray:
+        """Biggy or not per die size (table millimetres), against a normal die's size.
+
+        Most dice are normal, so the sizes' lower quartile over the recent past is a normal die's size;
+        a Biggy's edge is about 1.5 times it. A player has only so many Biggys: the largest are kept.
+        """
+        if not self.has_biggies or not len(sizes):
+            return np.zeros(len(sizes), dtype=bool)
+        self._sizes.extend(float(s) for s in sizes)
+        reference = float(np.percentile(np.array(self._sizes), 25))
+        big = sizes > 1.25 * reference
+        limit = self.observer.state.ruleset.biggies_per_player
+        for owner in set(owners):
+            mine = [i for i in np.argsort(-sizes) if owners[i] is owner and big[i]]
+            big[mine[limit:]] = False
+        return big
+
+    def process(self, frame: Frame) -> Report:
+        """Runs one frame through the pipeline."""
+        image = frame.image
+        self._calibrate(image)
+        moving = self.motion(image)
+        calibration = self.calibration
+        if calibration is None or (moving and not self.read_while_moving):
+            detections = Detections.empty()
+        else:
+            detections = self.reader(image)
+        if calibration is not None and len(detections):
+            zones = calibration.assign(detections.centres)
+            table = calibration.to_table(detections.centres)
+            owners = self._owners(detections)
+            sizes = self._sizes_mm(image, calibration, detections)
+            biggy = self._biggy(sizes, owners)
+        else:
+            zones, table, biggy, sizes = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0)
+            owners = []
+        report = Report(frame, calibration, moving, detections, zones, owners, biggy, state=self.observer.state)
+        if calibration is None:
+            return report
+        pips = detections.data.get("pips", np.zeros(len(detections), int))
+        reliability = detections.data.get("pips_confidence", np.ones(len(detections)))
+        confidence = detections.confidence * reliability
+        columns = zip(table[:, 0], table[:, 1], zones, owners, biggy, pips, confidence, sizes, strict=True)
+        sightings = [Sighting(float(x), float(y), int(z), o, bool(b), int(v), float(c), float(m))
+                     for x, y, z, o, b, v, c, m in columns]  # fmt: skip
+        snapshot = self.tracker.update(frame.index, frame.timestamp_s, sightings, motion=moving)
+        if snapshot is not None:
+            report.snapshot = snapshot
+            report.verdicts = self.observer.observe(snapshot)
+            report.state = self.observer.state
+        return report
+
+    def run(self, frames: Iterator[Frame]) -> Iterator[Report]:
+        """Processes frames as they come."""
+        for frame in frames:
+            yield self.process(frame)
+
+
+def _area(polygon: np.ndarray) -> float:
+    """The area of a polygon (N, 2) (the shoelace formula)."""
+    x, y = polygon[:, 0], polygon[:, 1]
+    return float(0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)))
+
+
+def _event_line(verdict: Verdict) -> dict[str, Any]:
+    event, before = verdict.event, verdict.before
+    line: dict[str, Any] = {"type": "event", "frame": verdict.frame_index, "time_s": round(verdict.timestamp_s, 3)}
+    if verdict.kind == "cleared":
+        return {**line, "event": "cleared"}
+    assert event is not None and before is not None
+    line.update(event_to_json(event))
+    if line["event"] == "placed":
+        line["count"] = int(line["dice"]) + int(line.get("biggies", 0)) + int(line.get("neutral", 0))
+    if isinstance(event, RoundScored):
+        line["event"] = "settled"
+        line["round"] = before.round
+        line["payout"] = payout_to_json(preview(before))
+    line["text"] = str(verdict)
+    return line
+
+
+def report_lines(report: Report, last_table: list[Any]) -> list[dict[str, Any]]:
+    """The ``watch --json`` lines for one report: events, alerts, uncertain readings, then the table.
+
+    ``last_table`` holds the last table printed (a one-item list, updated here), so that a ``table``
+    line is only given when the refereed table changes.
+    """
+    lines: list[dict[str, Any]] = []
+    for verdict in report.verdicts:
+        if verdict.kind in ("event", "cleared"):
+            lines.append(_event_line(verdict))
+        else:
+            lines.append({"type": verdict.kind, "frame": verdict.frame_index, "time_s": round(verdict.timestamp_s, 3),
+                          "reason": verdict.reason})  # fmt: skip
+    state = report.state
+    if state is None:
+        return lines
+    table = state_table_json(state)
+    if not last_table or last_table[0] != table:
+        last_table[:] = [table]
+        to_act = state.to_act
+        lines.append({
+            "type": "table", "frame": report.frame.index, "time_s": round(report.frame.timestamp_s, 3),
+            "round": state.round, "phase": state.phase.value,
+            "to_act": str(to_act) if to_act is not None and state.phase in (Phase.ROLL, Phase.PLACE) else None,
+            "casinos": table["casinos"], "preview": payout_to_json(preview(state)),
+        })  # fmt: skip
+    return lines

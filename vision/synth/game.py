@@ -1,0 +1,314 @@
+"""The built-in game: a whole seeded Las Vegas game filmed on the printed mat, frame by frame.
+
+:class:`RenderedGame` turns the moments of a simulated game (``referee.simulate.table_moments``)
+into the video a webcam on a stand would record: the play mat with its markers on a table, a slight
+camera angle, dice of the players' colours lying where they were put, a hand reaching in for every
+roll, placement and clearing (so the picture moves, then rests), and sensor noise. The truth comes
+with it: which moment every frame shows and the game's events, so tests and benchmarks can check
+what the referee made of it.
+
+Everything is drawn from the seed: the same seed gives the same frames. Each moment's still picture
+is drawn once and reused for its frames, so a game renders faster than it plays.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee import Colour, find_ruleset
+from referee.simulate import Moment, table_moments
+from referee.table import DieReading
+from vision.capture import Frame
+from vision.colours import PALETTE
+from vision.detections import Detections
+from vision.mat import MAT, draw_mat
+from vision.synth.camera import Camera, look_at
+from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
+from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
+
+__all__ = ["RenderedGame", "Span"]
+
+_TEX_PX_PER_MM = 3.0
+_TABLE_MM = (-330.0, -250.0, 330.0, 250.0)  # the drawn table top, x0, y0, x1, y1 (y towards the far side)
+
+
+@dataclass(frozen=True)
+class Span:
+    """The frames that show one moment: first a hand at work (``hand`` frames), then the table at rest."""
+
+    moment: Moment
+    first: int
+    """Index of the first frame."""
+    hand: int
+    """Frames with a hand over the table (the picture moves)."""
+    still: int
+    """Frames of the table at rest after it."""
+
+    @property
+    def end(self) -> int:
+        """One past the last frame."""
+        return self.first + self.hand + self.still
+
+
+class RenderedGame:
+    """A seeded game of Las Vegas on the play mat, as a frame source with its truth.
+
+    Args:
+        seed: draws the game (rolls, choices, deals: ``table_moments(..., seed)``) and the picture.
+        players: player colours in seat order (palette names).
+        rules: rule-set name, e.g. ``"las-vegas"`` or ``"las-vegas+biggy"``.
+        size: frame size (width, height).
+        fps: frames per second of the recording.
+        hand_s: how long a hand is over the table for each move.
+        still_s: how long the table then rests.
+        rounds: film only the first ``rounds`` rounds (None: the whole game).
+    """
+
+    def __init__(self, seed: int = 2026, players: Sequence[str] = ("red", "blue", "green"), rules: str = "las-vegas",
+                 size: tuple[int, int] = (1280, 720), fps: float = 10.0, hand_s: float = 0.8,
+                 still_s: float = 1.2, rounds: int | None = None) -> None:  # fmt: skip
+        self.seed, self.size, self.fps = seed, size, fps
+        self.ruleset = find_ruleset(rules)
+        self.players = tuple(Colour(p) for p in players)
+        self.moments = []
+        for moment in table_moments(self.ruleset, self.players, seed):
+            self.moments.append(moment)
+            if moment.what == "cleared" and rounds is not None and moment.state.round > rounds:
+                break
+        self.spans: list[Span] = []
+        first = 0
+        for index, moment in enumerate(self.moments):
+            changed = index > 0 and moment.what != "settled"
+            hand = round(hand_s * fps) if changed else 0
+            still = round((still_s if index else 2 * still_s) * fps)
+            self.spans.append(Span(moment, first, hand, still))
+            first += hand + still
+        self.frame_count = first
+        rng = np.random.default_rng(seed)
+        self._setup(rng)
+        self._poses: dict[int, DiePose] = {}
+        self._layouts = [self._layout(moment) for moment in self.moments]  # in order: poses follow from the seed
+        self._cache: tuple[int, np.ndarray] | None = None
+
+    # --- the constant parts: table, mat, camera, light, dice looks ---------------------------------
+
+    def _setup(self, rng: np.random.Generator) -> None:
+        width, height = self.size
+        self.mat_angle = float(rng.uniform(-6, 6))
+        self.mat_offset = rng.uniform(-15, 15, 2)
+        tilt = float(rng.uniform(12, 28))
+        fov = 62.0
+        span = max(MAT.width_mm, MAT.height_mm * width / height) / float(rng.uniform(0.8, 0.9))
+        distance = span / (2 * np.tan(np.radians(fov) / 2))
+        target = np.array([*(self.mat_offset + rng.normal(0, 8, 2)), 0.0])
+        self.camera: Camera = look_at(width, height, fov, target, tilt, float(rng.normal(0, 6)), distance,
+                                      float(rng.normal(0, 2)))  # fmt: skip
+        light = np.array([*rng.uniform(-0.4, 0.4, 2), 1.0])
+        self.light = light / np.linalg.norm(light)
+        self.gain = float(rng.uniform(0.8, 1.05))
+        self.texture = self._table_texture(rng)
+        self.looks: dict[Colour, DieLook] = {}
+        for colour in (*self.players, Colour.WHITE):
+            body = PALETTE[colour.value]
+            light_body = sum(body) / 3 > 150
+            finish = str(rng.choice(["matte", "glossy"]))
+            pip = (25, 25, 25) if light_body else (240, 240, 240)
+            self.looks[colour] = DieLook(body, pip, finish, float(rng.uniform(0.15, 0.19)), int(rng.integers(1 << 30)))
+        self.pose_rng = np.random.default_rng(rng.integers(1 << 62))
+        self.noise_seed = int(rng.integers(1 << 62))
+
+    def _table_texture(self, rng: np.random.Generator) -> np.ndarray:
+        x0, y0, x1, y1 = _TABLE_MM
+        w, h = round((x1 - x0) * _TEX_PX_PER_MM), round((y1 - y0) * _TEX_PX_PER_MM)
+        base = rng.integers(40, 150, 3).astype(np.float32)
+        grain = cv2.resize(rng.standard_normal((h // 8, w // 64), dtype=np.float32), (w, h)) * 14
+        texture = np.clip(grain[..., None] + base, 0, 255).astype(np.uint8)
+        mat = draw_mat(_TEX_PX_PER_MM)
+        to_tex = self._mat_to_texture()
+        warped = cv2.warpAffine(mat, to_tex[:2], (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
+        inside = cv2.warpAffine(np.full(mat.shape[:2], 255, np.uint8), to_tex[:2], (w, h), flags=cv2.INTER_LINEAR)
+        alpha = (inside.astype(np.float32) / 255)[..., None]
+        return (warped * alpha + texture * (1 - alpha)).astype(np.uint8)
+
+    def mat_to_table(self, points_mm: np.ndarray) -> np.ndarray:
+        """Mat millimetres (origin far-left, y towards the players) to the renderer's table (y away)."""
+        points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
+        centred = np.column_stack([points[:, 0] - MAT.width_mm / 2, MAT.height_mm / 2 - points[:, 1]])
+        a = np.radians(self.mat_angle)
+        rotation = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        return centred @ rotation.T + self.mat_offset
+
+    def _table_to_texture(self) -> np.ndarray:
+        x0, _, _, y1 = _TABLE_MM
+        k = _TEX_PX_PER_MM
+        return np.array([[k, 0, -x0 * k], [0, -k, y1 * k], [0, 0, 1.0]])
+
+    def _mat_to_texture(self) -> np.ndarray:
+        """Affine map from mat pixels (drawn at the texture's density) to texture pixels."""
+        src = np.array([[0, 0], [MAT.width_mm, 0], [0, MAT.height_mm]])
+        dst = self.mat_to_table(src)
+        dst_px = (self._table_to_texture() @ np.column_stack([dst, np.ones(3)]).T).T[:, :2]
+        return np.vstack([cv2.getAffineTransform((src * _TEX_PX_PER_MM).astype(np.float32),
+                                                 dst_px.astype(np.float32)), [0, 0, 1]])  # fmt: skip
+
+    # --- dice poses, kept per physical die ---------------------------------------------------------
+
+    def _zone_rect(self, zone: int) -> np.ndarray:
+        rect = MAT.rolling_area if zone == 0 else MAT.casinos[zone]
+        return np.array([rect[0], rect[2]])
+
+    def _pose(self, die: DieReading, zone: int, taken: list[tuple[float, float, float]]) -> DiePose:
+        pose = self._poses.get(die.track)
+        if pose is not None:
+            return pose
+        rng = self.pose_rng
+        size = (BIGGY_MM if die.big else DIE_MM) * float(rng.uniform(0.97, 1.03))
+        (x0, y0), (x1, y1) = self._zone_rect(zone)
+        top_margin = 22.0 if zone else 4.0  # keep casino numbers visible
+        u = v = 0.0
+        for _ in range(200):
+            u = float(rng.uniform(x0 + size, x1 - size))
+            v = float(rng.uniform(y0 + size + top_margin, y1 - size))
+            if all(np.hypot(u - tu, v - tv) > 0.85 * (size + ts) for tu, tv, ts in taken):
+                break
+        x, y = self.mat_to_table(np.array([[u, v]]))[0]
+        side = int(rng.choice([s for s in range(1, 7) if s not in (die.pips, 7 - die.pips)]))
+        pose = DiePose(float(x), float(y), size, float(rng.uniform(0, 360)), die.pips, side)
+        self._poses[die.track] = pose
+        return pose
+
+    def _layout(self, moment: Moment) -> list[tuple[DiePose, DieReading]]:
+        snapshot = moment.snapshot
+        placed: list[tuple[DiePose, DieReading]] = []
+        for zone, dice in [*enumerate(snapshot.casinos, start=1), (0, snapshot.tray)]:
+            taken: list[tuple[float, float, float]] = []
+            for die in dice:
+                pose = self._pose(die, zone, taken)
+                u, v = self._table_to_mat(pose)
+                taken.append((u, v, pose.size_mm))
+                placed.append((pose, die))
+        return placed
+
+    def _table_to_mat(self, pose: DiePose) -> tuple[float, float]:
+        a = -np.radians(self.mat_angle)
+        x, y = np.array([pose.x_mm, pose.y_mm]) - self.mat_offset
+        xr, yr = x * np.cos(a) - y * np.sin(a), x * np.sin(a) + y * np.cos(a)
+        return float(xr + MAT.width_mm / 2), float(MAT.height_mm / 2 - yr)
+
+    # --- pictures ------------------------------------------------------------------------------------
+
+    def still(self, index: int) -> np.ndarray:
+        """The picture of moment ``index`` at rest, without noise (drawn once, then cached)."""
+        if self._cache is not None and self._cache[0] == index:
+            return self._cache[1]
+        width, height = self.size
+        scale = 2
+        dice = self._layouts[index]
+        texture = self.texture.copy()
+        shadows(texture, [pose for pose, _ in dice], self.light, 0.35, self._table_to_texture())
+        warp = np.diag([scale, scale, 1.0]) @ self.camera.table_homography() @ np.linalg.inv(self._table_to_texture())
+        canvas = cv2.warpPerspective(texture, warp, (width * scale, height * scale), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(30, 40, 50))  # fmt: skip
+        mask = np.zeros(canvas.shape[:2], np.uint8)
+        eye = self.camera.centre_mm
+        for pose, die in sorted(dice, key=lambda item: -np.hypot(*(eye[:2] - [item[0].x_mm, item[0].y_mm]))):
+            look = self.looks.get(die.colour, self.looks[Colour.WHITE])
+            draw_die(canvas, mask, self.camera, pose, look, self.light, scale, np.random.default_rng(die.track))
+            mask[:] = 0
+        image = cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA)
+        image = np.clip(image.astype(np.float32) * self.gain, 0, 255).astype(np.uint8)
+        self._cache = (index, image)
+        return image
+
+    def _hand(self, image: np.ndarray, span: Span, k: int) -> np.ndarray:
+        """A hand reaching from the players' edge to the zone that changes, and back."""
+        out = image.copy()
+        width, height = self.size
+        moment = span.moment
+        zones = [n for n, dice in enumerate(moment.snapshot.casinos, start=1) if dice] or [0]
+        event = moment.event
+        zone = int(getattr(event, "casino", 0) or 0) if moment.what == "placed" else (0 if moment.what != "cleared"
+                                                                                         else zones[0])  # fmt: skip
+        rect = self._zone_rect(zone)
+        target = self.camera.project(np.array([[*self.mat_to_table(rect.mean(axis=0, keepdims=True))[0], 30.0]]))[0]
+        progress = np.sin(np.pi * (k + 0.5) / span.hand)
+        start = np.array([width * 0.5 + (target[0] - width / 2) * 0.3, height * 1.15])
+        palm = start + (target - start) * progress
+        direction = (target - start) / max(np.linalg.norm(target - start), 1.0)
+        angle = float(np.degrees(np.arctan2(direction[1], direction[0])))
+        size = width * 0.07
+        skin = (95, 140, 200)
+        cv2.ellipse(out, (int(palm[0]), int(palm[1])), (int(size * 1.3), int(size)), angle, 0, 360, skin, -1,
+                    cv2.LINE_AA)  # fmt: skip
+        side = np.array([-direction[1], direction[0]])
+        for f in range(4):
+            tip = palm + direction * size * 1.6 + side * (f - 1.5) * size * 0.45
+            cv2.ellipse(out, (int(tip[0]), int(tip[1])), (int(size * 0.6), int(size * 0.17)), angle, 0, 360,
+                        (90, 132, 192), -1, cv2.LINE_AA)  # fmt: skip
+        arm = start - direction * size * 3
+        cv2.line(out, (int(arm[0]), int(arm[1])), (int(palm[0]), int(palm[1])), skin, int(size * 1.4), cv2.LINE_AA)
+        return out
+
+    def span_of(self, frame_index: int) -> Span:
+        """The moment span a frame belongs to."""
+        for span in self.spans:
+            if frame_index < span.end:
+                return span
+        raise IndexError(f"frame {frame_index} is past the end ({self.frame_count} frames)")
+
+    def _shown(self, index: int) -> tuple[Span, int, int]:
+        """The span of a frame, the moment whose dice it shows, and the frame's step within the span."""
+        span = self.span_of(index)
+        moment_index = self.spans.index(span)
+        k = index - span.first
+        return span, moment_index - 1 if k < span.hand // 2 else moment_index, k
+
+    def truth(self, index: int) -> Detections:
+        """The dice frame ``index`` shows, as a perfect reader would give them (hands do not hide them).
+
+        Columns ``pips``, ``colour`` (palette name), ``biggy``; confidence 1.
+        """
+        _, shown, _ = self._shown(index)
+        boxes, pips, colours, biggy = [], [], [], []
+        for pose, die in self._layouts[shown]:
+            corners = [c + a * u + b * v for _, c, _, u, v in die_faces(pose) for a in (-1, 1) for b in (-1, 1)]
+            pixels = self.camera.project(np.array(corners))
+            boxes.append([*pixels.min(axis=0), *pixels.max(axis=0)])
+            pips.append(die.pips)
+            colours.append(die.colour.value)
+            biggy.append(die.big)
+        return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.ones(len(boxes), np.float32),
+                          {"pips": np.array(pips, int), "colour": np.array(colours, object),
+                           "biggy": np.array(biggy, bool)})  # fmt: skip
+
+    def frame(self, index: int) -> np.ndarray:
+        """Frame ``index`` (BGR): the previous moment under a moving hand, then this moment at rest."""
+        span, shown, k = self._shown(index)
+        image = self.still(shown)
+        if k < span.hand:
+            image = self._hand(image, span, k)
+        rng = np.random.default_rng([self.noise_seed, index])
+        noise = rng.standard_normal(image.shape, dtype=np.float32) * 2.0
+        return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+    def frames(self) -> Iterator[Frame]:
+        """Every frame in order, timed at ``fps`` (the frame-source interface)."""
+        for index in range(self.frame_count):
+            yield Frame(index, index / self.fps, self.frame(index))
+
+    def write_video(self, path: str | os.PathLike[str]) -> None:
+        """Writes the game as a video file (MJPG in .avi, or mp4v in .mp4)."""
+        codec = "mp4v" if os.fspath(path).lower().endswith(".mp4") else "MJPG"
+        writer = cv2.VideoWriter(os.fspath(path), cv2.VideoWriter.fourcc(*codec), self.fps, self.size)
+        if not writer.isOpened():
+            raise OSError(f"cannot write a video to {path}")
+        try:
+            for frame in self.frames():
+                writer.write(frame.image)
+        finally:
+            writer.release()

@@ -242,6 +242,122 @@ def _print_detections(result: dict[str, Any]) -> None:
         )
 
 
+def run_mat(args: argparse.Namespace) -> int:
+    """Writes the printable play mat (PDF, or PNG when the name ends in .png)."""
+    import cv2
+
+    from vision.mat import draw_mat, write_mat_pdf
+    from vision.zones import CalibrationError
+
+    try:
+        if args.out.lower().endswith(".png"):
+            if not cv2.imwrite(args.out, draw_mat(args.dpi / 25.4)):
+                raise OSError(f"cannot write {args.out}")
+            pages = 1
+        else:
+            pages = write_mat_pdf(args.out, args.paper, args.dpi)
+    except CalibrationError as error:
+        print(f"dice-referee mat: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"dice-referee mat: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    what = "one A3 sheet" if pages == 1 else f"{pages} {args.paper} sheets to tape together"
+    print(f"play mat written to {args.out} ({what}); print it at 100 % scale")
+    return 0
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    """Referees a game from a camera, a video, a folder of images, or the built-in rendered game."""
+    import random
+    from pathlib import Path
+
+    from referee.errors import RefereeError
+    from referee.observe import Observer, virtual_deal
+    from referee.record import event_to_json, record_lines
+    from referee.rules import find_ruleset
+    from referee.simulate import Dealer
+    from referee.state import new_game
+    from vision.capture import CaptureError, FrameSource, open_source
+    from vision.detect import MODELS, DiceDetector, ModelError
+    from vision.pipeline import TablePipeline, report_lines
+    from vision.zones import CalibrationError, load_calibration
+
+    def fail(message: str) -> int:
+        print(f"dice-referee watch: {message}", file=sys.stderr)
+        return 2
+
+    if args.reader == "truth" and args.source != "builtin":
+        return fail("--reader truth reads the built-in game's own labels: it needs the source 'builtin'")
+    game = None
+    source: FrameSource
+    showing = [0]  # the built-in game's frame being read, for --reader truth
+    try:
+        if args.source == "builtin":
+            from vision.synth.game import RenderedGame
+
+            players = args.players.split(",") if args.players else ["red", "blue", "green"]
+            width, _, height = args.size.partition("x")
+            game = RenderedGame(seed=args.seed if args.seed is not None else 2026, players=players,
+                                rules="+".join([args.game, *(args.variant or [])]), size=(int(width), int(height)),
+                                rounds=args.rounds)  # fmt: skip
+            rules, source, seed = game.ruleset, game, game.seed
+        else:
+            if not args.players:
+                return fail("--players is required (colours in seat order, e.g. --players red,blue,green)")
+            rules = find_ruleset(args.game, args.variant or ())
+            players = args.players.split(",")
+            new_game(rules, players)  # the players are checked before the camera is opened
+            source = open_source(args.source)
+            seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+        state = new_game(rules, players)
+        calibration = load_calibration(args.calibration) if args.calibration else None
+    except (RefereeError, CaptureError, CalibrationError, ValueError) as error:
+        return fail(str(error))
+    if game is not None and args.reader == "truth":
+        reader = lambda image: game.truth(showing[0])  # noqa: E731
+    else:
+        try:
+            models = MODELS if args.models is None else Path(args.models)
+            reader = DiceDetector(models / "dice_detector", models / "die_reader")
+        except ModelError as error:
+            return fail(str(error))
+    observer = Observer(state, deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    pipeline = TablePipeline(reader, observer, calibration=calibration)
+    record = None
+    if args.record:
+        try:
+            record = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the whole game
+            record.write(next(record_lines(state)) + "\n")
+            record.flush()
+        except OSError as error:
+            return fail(f"cannot write {args.record}: {error.strerror}")
+    last: list[Any] = []
+    try:
+        for frame in source.frames():
+            showing[0] = frame.index
+            report = pipeline.process(frame)
+            for verdict in report.verdicts:
+                if record is not None and verdict.kind == "event" and verdict.event is not None:
+                    record.write(json.dumps(event_to_json(verdict.event)) + "\n")
+                    record.flush()
+            for line in report_lines(report, last):
+                if args.json:
+                    _emit(line, sys.stdout)
+                elif line["type"] == "event":
+                    print(f"[{line['time_s']:7.2f}s] {line.get('text', line['event'])}")
+                    for casino in line.get("payout", {}).get("casinos", []):
+                        print(f"            casino {casino['casino']}: {'; '.join(casino['reasons'])}")
+                elif line["type"] in ("alert", "uncertain"):
+                    print(f"[{line['time_s']:7.2f}s] {line['type'].upper()}: {line['reason']}")
+    except CaptureError as error:
+        return fail(str(error))
+    finally:
+        if record is not None:
+            record.close()
+    return 0
+
+
 def run_rules(args: argparse.Namespace) -> int:
     """Lists the games and variants the referee knows."""
     from referee.rules import RULESETS, VARIANTS
@@ -335,6 +451,42 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/ (default: "
                         "the repository's models/)")  # fmt: skip
     detect.set_defaults(handler=run_detect)
+
+    mat = sub.add_parser(
+        "mat",
+        help="write the printable play mat (PDF)",
+        description="Writes the play mat: six numbered casinos, a rolling area and four ArUco markers that "
+        "calibrate the camera automatically. One A3 sheet, or two A4/letter sheets to tape together.",
+    )
+    mat.add_argument("--out", default="mat.pdf", help="output file, .pdf (default mat.pdf) or .png")
+    mat.add_argument("--paper", choices=("a3", "a4", "letter"), default="a3", help="sheet size (default a3)")
+    mat.add_argument("--dpi", type=int, default=150, help="resolution of the drawing (default 150)")
+    mat.set_defaults(handler=run_mat)
+
+    watch = sub.add_parser(
+        "watch",
+        help="referee a game from a camera or video",
+        description="Watches a table and referees the game. SOURCE is a camera index (0), a video file, a "
+        "folder of images, a stream URL, or 'builtin' (a rendered game of Las Vegas on the play mat). With "
+        '--json, one line per change: {"type": "table", "frame", "time_s", "casinos": [settle input shape], '
+        '"preview": {settle output}}, {"type": "event", "event": "placed", "player", "casino", "count", ...}, '
+        '{"type": "alert", "reason"} and {"type": "uncertain", "reason"} (a reading held back).',
+    )
+    watch.add_argument("source", help="camera index, video file, image folder, stream URL, or 'builtin'")
+    watch.add_argument("--players", help="player colours in seat order, e.g. red,blue,green")
+    watch.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
+    watch.add_argument("--variant", action="extend", nargs="+", metavar="NAME", help="variant(s) to apply")
+    watch.add_argument("--calibration", metavar="FILE", help="calibration file (not needed with the play mat)")
+    watch.add_argument("--seed", type=int, help="seed of the virtual banknote deal (and of the built-in game)")
+    watch.add_argument("--rounds", type=int, help="builtin: film only the first N rounds")
+    watch.add_argument("--size", default="1280x720", help="builtin: frame size WxH (default 1280x720)")
+    watch.add_argument("--json", action="store_true", help="JSON lines instead of sentences")
+    watch.add_argument("--record", metavar="FILE", help="write the game record (JSON lines) as it happens")
+    watch.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/")
+    watch.add_argument("--reader", choices=("model", "truth"), default="model",
+                       help="'truth': read the built-in game's own labels instead of the model (a pipeline "
+                       "check without the detector)")  # fmt: skip
+    watch.set_defaults(handler=run_watch)
 
     rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")
     rules.set_defaults(handler=run_rules)

@@ -43,8 +43,11 @@ BASE = TableSnapshot.from_state(MID_ROUND)
     [
         (replace(BASE, casinos=BASE.casinos[:5]), Problem.WRONG_NUMBER_OF_CASINOS, "5 casinos read"),
         (with_casino(BASE, 2, [DieReading(Colour.PINK, False, 2)]), Problem.UNKNOWN_COLOUR, "pink is not playing"),
-        (with_casino(BASE, 2, [DieReading(RED, False, 2)] * 9), Problem.TOO_MANY_DICE_OF_COLOUR,
-         "12 red dice: a player has 7 and a Biggy"),
+        (
+            with_casino(BASE, 2, [DieReading(RED, False, 2)] * 9),
+            Problem.TOO_MANY_DICE_OF_COLOUR,
+            "12 red dice: a player has 7 and a Biggy",
+        ),
         (with_casino(BASE, 2, [DieReading(RED, True, 2)]), Problem.TOO_MANY_BIGGIES, "2 red Biggys"),
         (with_casino(BASE, 2, [DieReading(WHITE, True, 2)]), Problem.NEUTRAL_BIGGY, "neutral dice have no Biggy"),
         (with_casino(BASE, 2, [DieReading(WHITE, False, 2)] * 9), Problem.TOO_MANY_DICE_OF_COLOUR, "the game has 8"),

@@ -34,12 +34,13 @@ test: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/dice-referee play --players 4 --seed 2026 --record game-record.jsonl
 
-## bench: measure the rules engine, then the dice reader (accuracy on real and synthetic photos, speed)
+## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games
 bench: $(STAMP)
 	$(PY) bench/bench_referee.py
 	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
-		$(PY) -m models.dice_detector.evaluate; \
+		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --reader model; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
+	$(PY) bench/bench_pipeline.py --reader truth
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

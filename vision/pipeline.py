@@ -76,11 +76,13 @@ class TablePipeline:
         colours: learned dice colours; by default each game colour's palette value.
         tracker: the tracker (default settings when None).
         read_while_moving: also read dice in frames with motion (slower; the table cannot settle then).
+        mat_every: while nothing moves, look for the mat's markers every this many frames (a bumped
+            camera or mat is motion, and then they are looked for at once).
     """
 
     def __init__(self, reader: Reader, observer: Observer, *, calibration: Calibration | None = None,
                  mat: MatLayout = MAT, colours: ColourBook | None = None, tracker: Tracker | None = None,
-                 read_while_moving: bool = False) -> None:  # fmt: skip
+                 read_while_moving: bool = False, mat_every: int = 5) -> None:  # fmt: skip
         self.reader = reader
         self.observer = observer
         self.fixed = calibration
@@ -92,11 +94,13 @@ class TablePipeline:
         self.tracker = tracker or Tracker()
         self.motion = MotionMeter()
         self.read_while_moving = read_while_moving
+        self.mat_every = max(1, mat_every)
         self.has_biggies = state.ruleset.biggies_per_player > 0
         self._sizes: deque[float] = deque(maxlen=400)
 
-    def _calibrate(self, image: np.ndarray) -> None:
-        if self.fixed is not None:
+    def _calibrate(self, image: np.ndarray, index: int, moving: bool) -> None:
+        """Follows the mat: while nothing moves it is looked for every ``mat_every`` frames only."""
+        if self.fixed is not None or (self.calibration is not None and not moving and index % self.mat_every):
             return
         scale = 0.5 if image.shape[1] > 1000 else 1.0
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else image
@@ -148,8 +152,8 @@ class TablePipeline:
     def process(self, frame: Frame) -> Report:
         """Runs one frame through the pipeline."""
         image = frame.image
-        self._calibrate(image)
         moving = self.motion(image)
+        self._calibrate(image, frame.index, moving)
         calibration = self.calibration
         if calibration is None or (moving and not self.read_while_moving):
             detections = Detections.empty()
@@ -159,7 +163,7 @@ class TablePipeline:
             zones = calibration.assign(detections.centres)
             table = calibration.to_table(detections.centres)
             owners = self._owners(detections)
-            sizes = self._sizes_mm(image, calibration, detections)
+            sizes = self._sizes_mm(image, calibration, detections) if self.has_biggies else np.zeros(len(detections))
             biggy = self._biggy(sizes, owners)
         else:
             zones, table, biggy, sizes = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0)

@@ -1,0 +1,114 @@
+"""Benchmark of the camera pipeline on rendered games it was never developed on.
+
+For each seed a game of Las Vegas is rendered on the play mat (1280x720, 10 fps, a slight camera
+angle, hands over the table, sensor noise) and watched frame by frame. Measured:
+
+- frames per second of the pipeline itself (mat calibration, motion, detector, tracking, referee;
+  rendering the frames is not counted), and the detector's share of it;
+- latency: from the moment a move's dice come to rest (the hand has left) to the refereed event;
+- per-casino dice counts right at every settlement, and rounds settled exactly right (same notes paid).
+
+``--reader truth`` reads the dice from the renderer's labels (checks everything but the model);
+the default reads them with the trained model. Run with ``make bench`` or by hand::
+
+    python bench/bench_pipeline.py --seeds 101 102 103 [--rounds 2] [--reader truth]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+
+from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
+from referee.jsonio import payout_to_json, state_table_json
+from referee.observe import Observer, virtual_deal
+from referee.simulate import Dealer
+from referee.state import preview
+from vision.pipeline import TablePipeline
+from vision.synth.game import RenderedGame
+
+
+def bench_game(seed: int, rounds: int | None, reader_name: str, players: int) -> dict[str, object]:
+    colours = ("red", "blue", "green", "black", "yellow")[:players]
+    game = RenderedGame(seed=seed, players=colours, rounds=rounds)
+    rules = game.ruleset
+    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    showing = [0]
+    read_seconds = [0.0]
+    if reader_name == "truth":
+
+        def reader(image):
+            return game.truth(showing[0])
+    else:
+        from vision.detect import DiceDetector
+
+        detector = DiceDetector(rotations=1)
+
+        def reader(image):
+            started = time.perf_counter()
+            out = detector(image)
+            read_seconds[0] += time.perf_counter() - started
+            return out
+
+    pipeline = TablePipeline(reader, observer)
+    seconds = 0.0
+    latencies: list[float] = []
+    settled: list[GameState | None] = []
+    complaints = 0
+    for frame in game.frames():
+        showing[0] = frame.index
+        started = time.perf_counter()
+        report = pipeline.process(frame)
+        seconds += time.perf_counter() - started
+        for verdict in report.verdicts:
+            if verdict.kind in ("alert", "uncertain"):
+                complaints += 1
+            if isinstance(verdict.event, DiceRolled | DicePlaced):
+                span = game.span_of(frame.index)
+                latencies.append(frame.timestamp_s - (span.first + span.hand) / game.fps)
+            elif isinstance(verdict.event, RoundScored):
+                settled.append(verdict.before)
+    truth = [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
+    casinos_right = casinos = rounds_right = 0
+    for seen, true in zip(settled, truth, strict=False):
+        assert seen is not None
+        for mine, theirs in zip(state_table_json(seen)["casinos"], state_table_json(true)["casinos"], strict=True):
+            casinos += 1
+            casinos_right += (mine["dice"], mine["biggy"]) == (theirs["dice"], theirs["biggy"])
+        rounds_right += payout_to_json(preview(seen)) == payout_to_json(preview(true))
+    casinos += 6 * max(0, len(truth) - len(settled))  # rounds never settled count as all wrong
+    return {
+        "seed": seed,
+        "frames": game.frame_count,
+        "fps": round(game.frame_count / seconds, 1),
+        "detector_ms_per_frame": round(1000 * read_seconds[0] / game.frame_count, 1),
+        "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
+        "latency_s_max": round(max(latencies), 2) if latencies else None,
+        "rounds": len(truth),
+        "rounds_settled_right": rounds_right,
+        "casino_counts_right": f"{casinos_right}/{casinos}",
+        "alerts_and_uncertain": complaints,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103])
+    parser.add_argument("--rounds", type=int, default=None, help="film only the first N rounds of each game")
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--reader", choices=("model", "truth"), default="model")
+    args = parser.parse_args()
+    results = [bench_game(seed, args.rounds, args.reader, args.players) for seed in args.seeds]
+    for result in results:
+        print(json.dumps(result))
+    total_rounds = sum(int(r["rounds"]) for r in results)
+    right = sum(int(r["rounds_settled_right"]) for r in results)
+    print(json.dumps({"reader": args.reader, "rounds_settled_right": f"{right}/{total_rounds}",
+                      "fps_median": statistics.median(float(r["fps"]) for r in results)}))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

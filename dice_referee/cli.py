@@ -267,6 +267,29 @@ def run_mat(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_calibrate(args: argparse.Namespace) -> int:
+    """Writes a calibration file from the play area's four corners (for a table without the mat)."""
+    import numpy as np
+
+    from vision.zones import CalibrationError, calibrate_corners, save_calibration
+
+    try:
+        corners = np.array([[float(v) for v in point.split(",")] for point in args.corners.split()])
+        width, _, height = args.size.partition("x")
+        calibration = calibrate_corners(corners, float(width), float(height))
+        save_calibration(calibration, args.out)
+    except (ValueError, CalibrationError) as error:
+        print(f"dice-referee calibrate: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"dice-referee calibrate: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 2
+    print(f"calibration written to {args.out}: play area {args.size} mm, zones laid out like the mat "
+          "(move them by editing the file); use it with: dice-referee watch SOURCE --calibration "
+          f"{args.out}")  # fmt: skip
+    return 0
+
+
 def run_watch(args: argparse.Namespace) -> int:
     """Referees a game from a camera, a video, a folder of images, or the built-in rendered game."""
     import random
@@ -462,6 +485,19 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--paper", choices=("a3", "a4", "letter"), default="a3", help="sheet size (default a3)")
     mat.add_argument("--dpi", type=int, default=150, help="resolution of the drawing (default 150)")
     mat.set_defaults(handler=run_mat)
+
+    calibrate = sub.add_parser(
+        "calibrate",
+        help="calibrate a table without the mat from its four corners",
+        description="Writes a calibration file for a table without the play mat: the pixel positions of the "
+        "play area's four corners in the camera image, clockwise from the far-left one, and the area's size. "
+        "The mat's zones are laid out over the area; edit the file to move them.",
+    )
+    calibrate.add_argument("--corners", required=True, metavar="'X,Y X,Y X,Y X,Y'",
+                           help="the four corners in pixels, clockwise from far-left")  # fmt: skip
+    calibrate.add_argument("--size", default="420x297", help="play area WIDTHxDEPTH in mm (default 420x297)")
+    calibrate.add_argument("--out", default="instance/calibration.json", help="calibration file to write")
+    calibrate.set_defaults(handler=run_calibrate)
 
     watch = sub.add_parser(
         "watch",

@@ -91,6 +91,8 @@ class TablePipeline:
         state = observer.state
         names = [str(p) for p in state.players] + ([str(state.neutral)] if state.neutral is not None else [])
         self.colours = colours or ColourBook(names)
+        if colours is None and calibration is not None and calibration.colours:
+            self.colours.load_json(calibration.colours)
         self.tracker = tracker or Tracker()
         self.motion = MotionMeter()
         self.read_while_moving = read_while_moving

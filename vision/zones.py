@@ -19,6 +19,7 @@ __all__ = [
     "ROLLING_AREA",
     "Calibration",
     "CalibrationError",
+    "calibrate_corners",
     "default_zones",
     "homography_from_corners",
     "load_calibration",
@@ -34,24 +35,30 @@ class CalibrationError(ValueError):
 
 
 def default_zones(width_mm: float = 420.0, height_mm: float = 297.0) -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """The printed mat's layout on an A3 sheet, as table-millimetre polygons.
+    """The printed mat's layout (``vision.mat.MAT``) stretched over a play area, in table millimetres.
 
     Casinos 1-3 lie on the far row, 4-6 on the near row, the rolling area along the near edge; the
     origin is the far-left corner.
     """
-    margin = 0.04 * width_mm
-    cell_w = (width_mm - 4 * margin) / 3
-    cell_h = 0.3 * height_mm
-    casinos = {}
-    for number in range(1, 7):
-        col, row = (number - 1) % 3, (number - 1) // 3
-        x0 = margin + col * (cell_w + margin)
-        y0 = margin + row * (cell_h + margin)
-        casinos[number] = np.array([[x0, y0], [x0 + cell_w, y0], [x0 + cell_w, y0 + cell_h], [x0, y0 + cell_h]])
-    top = 2 * (cell_h + margin) + margin
-    tray = np.array([[margin, top], [width_mm - margin, top], [width_mm - margin, height_mm - margin],
-                     [margin, height_mm - margin]])  # fmt: skip
-    return casinos, tray
+    from vision.mat import MAT  # the mat draws its markers with this module's calibration
+
+    scale = np.array([width_mm / MAT.width_mm, height_mm / MAT.height_mm])
+    return {n: polygon * scale for n, polygon in MAT.casinos.items()}, MAT.rolling_area * scale
+
+
+def calibrate_corners(corners_px: np.ndarray, width_mm: float = 420.0, height_mm: float = 297.0) -> Calibration:
+    """A calibration from the play area's four corners (clockwise from far-left), with default zones.
+
+    The mat's zones are laid out over that area; they can then be moved in the calibration file (or on
+    the web page). Moving the camera later means only marking the corners again.
+
+    Raises:
+        CalibrationError: for corners that do not form a convex area, or a non-positive size.
+    """
+    if not (width_mm > 0 and height_mm > 0):
+        raise CalibrationError(f"the play area must have a positive size, got {width_mm} x {height_mm} mm")
+    casinos, tray = default_zones(width_mm, height_mm)
+    return Calibration(homography_from_corners(corners_px, width_mm, height_mm), casinos, tray, width_mm, height_mm)
 
 
 def homography_from_corners(corners_px: np.ndarray, width_mm: float, height_mm: float) -> np.ndarray:
@@ -84,6 +91,8 @@ class Calibration:
     """Width of the play area."""
     height_mm: float
     """Depth of the play area."""
+    colours: dict[str, list[float]] | None = None
+    """Dice colours learned at setup (``vision.colours.ColourBook.to_json``), if any."""
 
     def to_table(self, points_px: np.ndarray) -> np.ndarray:
         """Image points (N, 2) to table millimetres (N, 2)."""
@@ -110,6 +119,7 @@ class Calibration:
             "height_mm": self.height_mm,
             "casinos": {str(k): v.tolist() for k, v in sorted(self.casinos.items())},
             "rolling_area": self.rolling_area.tolist(),
+            **({"colours": self.colours} if self.colours else {}),
         }
 
     @classmethod
@@ -137,7 +147,12 @@ class Calibration:
         for name, polygon in [*((f"casino {k}", v) for k, v in casinos.items()), ("rolling_area", tray)]:
             if polygon.ndim != 2 or polygon.shape[1] != 2 or len(polygon) < 3:
                 raise CalibrationError(f"{name} must be a polygon of at least three (x, y) points")
-        return cls(homography, casinos, tray, width, height)
+        colours = obj.get("colours")
+        if colours is not None and (not isinstance(colours, dict) or not all(
+                isinstance(v, list) and len(v) == 3 and all(isinstance(x, int | float) for x in v)
+                for v in colours.values())):  # fmt: skip
+            raise CalibrationError("'colours' must map colour names to [L, a, b]")
+        return cls(homography, casinos, tray, width, height, colours)
 
 
 def save_calibration(calibration: Calibration, path: str | os.PathLike[str]) -> None:

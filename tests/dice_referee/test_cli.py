@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 SCRIPT = Path(sys.executable).with_name("dice-referee")
@@ -20,7 +21,9 @@ def test_console_script_is_installed():
     assert out.stdout.startswith("dice-referee ")
 
 
-@pytest.mark.parametrize("command", ["settle", "simulate", "replay", "play", "rules", "detect", "mat", "watch"])
+@pytest.mark.parametrize(
+    "command", ["settle", "simulate", "replay", "play", "rules", "detect", "mat", "watch", "calibrate"]
+)
 def test_every_subcommand_has_help(command):
     out = cli(command, "--help")
     assert out.returncode == 0 and "usage: dice-referee" in out.stdout
@@ -177,3 +180,25 @@ def test_watch_contract_on_the_built_in_game(tmp_path):
 def test_watch_errors_are_clear(args, message):
     out = cli(*args)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_calibrate_writes_a_calibration_from_four_corners(tmp_path):
+    from vision.zones import load_calibration
+
+    path = tmp_path / "instance" / "calibration.json"
+    out = cli("calibrate", "--corners", "100,80 1180,90 1250,700 40,690", "--size", "600x400", "--out", str(path))
+    assert out.returncode == 0, out.stderr
+    calibration = load_calibration(path)
+    assert (calibration.width_mm, calibration.height_mm) == (600.0, 400.0)
+    corners = calibration.to_table(np.array([[100, 80], [1250, 700]]))
+    assert np.allclose(corners, [[0, 0], [600, 400]], atol=1e-6)
+    assert calibration.assign(np.array([[640, 390]])).tolist() != [-1]
+
+
+@pytest.mark.parametrize(
+    ("corners", "message"),
+    [("1,2 3,4", "four (x, y) corners"), ("0,0 10,0 0,10 10,10", "convex"), ("a,b c,d e,f g,h", "could not convert")],
+)
+def test_calibrate_rejects_bad_corners(tmp_path, corners, message):
+    out = cli("calibrate", "--corners", corners, "--out", str(tmp_path / "c.json"))
+    assert out.returncode == 2 and message in out.stderr and not (tmp_path / "c.json").exists()

@@ -84,3 +84,23 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
 def test_bad_corners(corners, message):
     with pytest.raises(CalibrationError, match=message):
         homography_from_corners(corners, WIDTH, HEIGHT)
+
+
+def test_learned_colours_travel_in_the_calibration_file(tmp_path):
+    from dataclasses import replace
+
+    from vision.colours import ColourBook
+
+    book = ColourBook(["red", "blue"])
+    book.learn("red", [(60, 60, 150), (55, 65, 160)])
+    _, calibration = calibrated_camera(10)
+    path = tmp_path / "calibration.json"
+    save_calibration(replace(calibration, colours=book.to_json()), path)
+    again = ColourBook(["red", "blue"])
+    again.load_json(load_calibration(path).colours)
+    assert again.learned == {"red"} and np.allclose(again.prototypes["red"], book.prototypes["red"], atol=0.01)
+    obj = json.loads(path.read_text())
+    obj["colours"] = {"red": [1, 2]}
+    path.write_text(json.dumps(obj))
+    with pytest.raises(CalibrationError, match="colours"):
+        load_calibration(path)

@@ -10,7 +10,7 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet --editable '.[dev,vision]'
+	$(PY) -m pip install --quiet --editable '.[dev,vision,web]'
 	touch $@
 
 ## train-env: a separate .venv-train with the CPU build of torch and ultralytics (training only)
@@ -30,9 +30,10 @@ $(TRAIN_PY):
 test: $(STAMP)
 	$(PY) -m pytest -q
 
-## demo: until the live page lands, referee and narrate a seeded random game in the terminal
+## demo: serve the referee's page on http://127.0.0.1:8000 (the built-in game, or CAMERA=0 / a video path / URL)
+CAMERA ?= builtin
 demo: $(STAMP)
-	$(VENV)/bin/dice-referee play --players 4 --seed 2026 --record game-record.jsonl
+	$(VENV)/bin/dice-referee serve --source $(CAMERA)
 
 ## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games
 bench: $(STAMP)

@@ -381,6 +381,53 @@ def run_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_serve(args: argparse.Namespace) -> int:
+    """Serves the live referee page (Flask) with one background producer on the source."""
+    import ipaddress
+    import logging
+    import secrets
+
+    from werkzeug.serving import make_server
+
+    from vision.capture import CaptureError
+    from vision.detect import ModelError
+    from vision.zones import CalibrationError
+
+    loopback = args.host in ("localhost", "") or _is_loopback(args.host, ipaddress)
+    if not loopback and not args.lan:
+        print(f"dice-referee serve: {args.host} is reachable from other machines; add --lan to serve there "
+              "(an access token is then required)", file=sys.stderr)  # fmt: skip
+        return 2
+    token = args.token or (secrets.token_urlsafe(16) if args.lan else None)
+    config = {"SOURCE": args.source, "READER": args.reader, "MODELS": args.models, "CALIBRATION": args.calibration,
+              "DATABASE_URL": args.database, "TOKEN": token}  # fmt: skip
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    try:
+        from web.app import create_app, start_demo_game
+
+        app = create_app(config)
+        if args.source == "builtin":
+            start_demo_game(app)
+    except (CaptureError, CalibrationError, ModelError) as error:
+        print(f"dice-referee serve: {error}", file=sys.stderr)
+        return 2
+    server = make_server(args.host, args.port, app, threaded=True)
+    query = f"/?token={token}" if token else "/"
+    print(f"dice-referee: the referee's page is at http://{args.host}:{args.port}{query} (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
+
+
+def _is_loopback(host: str, ipaddress: Any) -> bool:
+    try:
+        return bool(ipaddress.ip_address(host).is_loopback)
+    except ValueError:
+        return False
+
+
 def run_rules(args: argparse.Namespace) -> int:
     """Lists the games and variants the referee knows."""
     from referee.rules import RULESETS, VARIANTS
@@ -523,6 +570,25 @@ def build_parser() -> argparse.ArgumentParser:
                        help="'truth': read the built-in game's own labels instead of the model (a pipeline "
                        "check without the detector)")  # fmt: skip
     watch.set_defaults(handler=run_watch)
+
+    serve = sub.add_parser(
+        "serve",
+        help="serve the live referee page",
+        description="Serves the referee's web page: the camera with every die labelled, live payouts, alerts, "
+        "scores, setup, calibration, corrections and the history of every game (SQLite by default).",
+    )
+    serve.add_argument("--source", default="builtin", help="camera index, video, image folder, stream URL, or "
+                       "'builtin' (default: the built-in rendered game)")  # fmt: skip
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--lan", action="store_true", help="allow serving beyond this machine (needs a token)")
+    serve.add_argument("--token", help="access token for --lan (default: a random one, printed)")
+    serve.add_argument("--database", help="SQLAlchemy database URL (default: SQLite in ./instance)")
+    serve.add_argument("--calibration", metavar="FILE", help="calibration file (not needed with the play mat)")
+    serve.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/")
+    serve.add_argument("--reader", choices=("model", "truth"), default="model",
+                       help="'truth': read the built-in game's own labels instead of the model")  # fmt: skip
+    serve.set_defaults(handler=run_serve)
 
     rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")
     rules.set_defaults(handler=run_rules)

@@ -36,8 +36,9 @@ Example:
 
 from __future__ import annotations
 
+import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from referee.errors import IllegalEventError
@@ -48,7 +49,7 @@ from referee.state import GameState, Phase, apply
 from referee.table import DieReading, Problem, TableSnapshot, findings
 from referee.types import Colour
 
-__all__ = ["Observer", "Verdict", "virtual_deal"]
+__all__ = ["Observer", "Verdict", "resumed_deal", "virtual_deal"]
 
 _READING_PROBLEMS = (
     Problem.WRONG_NUMBER_OF_CASINOS | Problem.UNKNOWN_COLOUR | Problem.TOO_MANY_DICE_OF_COLOUR
@@ -111,6 +112,21 @@ def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
     return deal
 
 
+def resumed_deal(initial: GameState, seed: int, history: Sequence[Event]) -> Callable[[GameState], BanknotesDealt]:
+    """:func:`virtual_deal` from ``Dealer(rules, random.Random(seed))``, advanced past a game's history.
+
+    After a restart the pile must be where it was: every deal already made is dealt again (and the
+    leftovers put under the pile) while the history is replayed.
+    """
+    deal = virtual_deal(Dealer(initial.ruleset, random.Random(seed)))
+    state = initial
+    for event in history:
+        if isinstance(event, BanknotesDealt):
+            deal(state)
+        state = apply(state, event)
+    return deal
+
+
 def _key(die: DieReading) -> tuple[Colour, bool, int]:
     return die.colour, die.big, die.pips
 
@@ -135,6 +151,13 @@ class Observer:
     def awaiting_clear(self) -> bool:
         """True after a settlement until the casinos are seen empty."""
         return self._awaiting_clear
+
+    def reset(self, state: GameState) -> None:
+        """Continues from another state (after a correction undid events): nothing is awaited any more."""
+        self.state = state
+        self._awaiting_clear = False
+        self._stale = []
+        self._said.clear()
 
     def apply(self, event: Event, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).

@@ -6,7 +6,8 @@
 Training runs in ``runs/dice_detector/train`` (ignored by git). A run that stops (the session ends)
 resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from the committed checkpoint
 ``models/dice_detector/checkpoint/last.pt``; on resuming, ``--epochs`` sets the length of the schedule
-(the shipped run was started with 40 epochs and shortened to 30 after epoch 13). ``--export`` writes ``detector.onnx`` and ``config.json``
+(the shipped run was started with 40 epochs and shortened to 30 after epoch 13). ``--export`` writes
+``detector.onnx`` and ``config.json``
 (the exact arguments that produced it) into this folder.
 """
 

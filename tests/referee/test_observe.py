@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from referee import BanknotesDealt, Colour, DiceRolled, NeutralDiceRolled, Phase, find_ruleset, new_game
-from referee.observe import Observer, virtual_deal
+from referee.observe import Observer, resumed_deal, virtual_deal
 from referee.simulate import Dealer, default_players, table_moments
 from referee.table import DieReading, TableSnapshot
 
@@ -184,3 +184,13 @@ def test_an_external_event_that_breaks_the_rules_raises_and_changes_nothing():
     with pytest.raises(ValueError, match="red must place dice first"):
         observer.apply(DiceRolled(BLUE, (1, 2, 3, 4, 5, 6, 6, 6)))
     assert observer.state is before
+
+
+def test_a_resumed_virtual_deal_continues_the_same_pile():
+    rules, players, seed = find_ruleset("las-vegas"), default_players(3), 21
+    moments = list(table_moments(rules, players, seed))
+    halfway = next(m.state for m in moments if m.what == "cleared" and m.state.round == 3)
+    initial = new_game(rules, players)
+    deal = resumed_deal(initial, seed, halfway.history)
+    truth = [e for e in moments[-1].state.history if isinstance(e, BanknotesDealt)]
+    assert deal(halfway) == truth[2]

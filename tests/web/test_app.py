@@ -1,0 +1,223 @@
+"""The live page's server: every endpoint, bad input, corrections, exports, and a kill-and-restart.
+
+The built-in game is refereed frame by frame (``LiveReferee.step``) with its own labels as the dice
+reader, so the tests are deterministic and need no trained model.
+"""
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from referee.record import read_record
+from web.app import create_app
+
+TOKEN = "t0ken"
+
+
+def make_app(tmp_path, **extra):
+    config = {
+        "INSTANCE_PATH": str(tmp_path / "instance"),
+        "SOURCE": "builtin",
+        "READER": "truth",
+        "REALTIME": False,
+        "AUTOSTART": False,
+        "BUILTIN_SIZE": (640, 360),
+        "BUILTIN_FPS": 5.0,
+        "TESTING": True,
+    }
+    config.update(extra)
+    return create_app(config)
+
+
+def client_with_csrf(app):
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["csrf"] = TOKEN
+    return client
+
+
+def post(client, url, body):
+    return client.post(url, json=body, headers={"X-CSRF-Token": TOKEN})
+
+
+def new_game(client, players=("red", "blue"), seed=7, **extra):
+    response = post(client, "/api/games", {"game": "las-vegas", "players": list(players), "seed": seed,
+                                           "names": {"red": "Ann", "blue": "Bo"}, **extra})  # fmt: skip
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def run(app, frames):
+    live = app.extensions["dice-referee"].live
+    if live.status == "starting":
+        live.begin()
+    for _ in range(frames):
+        if not live.step():
+            break
+    return live
+
+
+@pytest.fixture
+def playing(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    game = new_game(client)
+    return app, client, game
+
+
+def test_without_a_game_the_page_sends_you_to_setup(tmp_path):
+    client = client_with_csrf(make_app(tmp_path))
+    response = client.get("/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/setup")
+    assert b"New game" in client.get("/setup").data
+    response = client.get("/api/state")
+    assert response.status_code == 409 and "setup page" in response.get_json()["error"]
+
+
+def test_a_game_is_refereed_live_and_every_event_is_stored(playing):
+    app, client, game = playing
+    live = run(app, 120)
+    state = client.get("/api/state").get_json()
+    assert state["game_id"] == game["id"] and state["calibrated"] and state["frames"] == 120
+    assert state["phase"] in ("roll", "place") and state["players"][0]["name"] == "Ann"
+    assert len(state["table"]) == 6 and set(state["preview"]) == {"casinos", "totals"}
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    kinds = [r["body"].get("event") for r in records if r["kind"] == "event"]
+    assert kinds[:2] == ["dealt", "rolled"] and "placed" in kinds
+    assert all(r["who"] == "camera" for r in records)
+    assert live.frames_read == 120
+
+
+def test_the_page_the_stream_and_the_events(playing):
+    app, client, _ = playing
+    live = run(app, 30)
+    page = client.get("/")
+    assert page.status_code == 200 and b'id="video"' in page.data and b"csrf-token" in page.data
+    jpeg = client.get("/frame.jpg")
+    assert jpeg.status_code == 200 and jpeg.data[:2] == b"\xff\xd8"
+    stream = client.get("/video.mjpg", buffered=False)
+    chunk = next(stream.response)
+    assert stream.mimetype == "multipart/x-mixed-replace" and b"Content-Type: image/jpeg" in chunk
+    stream.close()
+    events = client.get("/events", buffered=False)
+    first = next(events.response).decode()
+    assert first.startswith("event: state\n") and json.loads(first.split("data: ", 1)[1])["state"]["frames"] == 30
+    live.step()
+    events.close()
+    assert live.broker.subscribers == 0
+
+
+def test_posts_need_the_csrf_token(playing):
+    app, _, _ = playing
+    client = app.test_client()
+    response = client.post("/api/undo", json={})
+    assert response.status_code == 403 and "CSRF" in response.get_json()["error"]
+    response = client.post("/setup", data={"colour": ["red", "blue"]})
+    assert response.status_code == 403 and b"CSRF" in response.data
+
+
+def test_undo_and_manual_events_are_recorded_with_who_and_when(playing):
+    app, client, game = playing
+    run(app, 120)
+    before = client.get("/api/state").get_json()["notation"]
+    response = post(client, "/api/undo", {"who": "Ann"})
+    assert response.status_code == 200 and "Ann undid" in response.get_json()["text"]
+    after = response.get_json()["state"]["notation"]
+    assert after != before
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    assert records[-1]["kind"] == "undo" and records[-1]["who"] == "Ann" and records[-1]["at"]
+    # Nothing is overwritten: the undone event is still in the log.
+    assert records[-1]["body"]["seq"] in [r["seq"] for r in records if r["kind"] == "event"]
+
+
+def test_bad_requests_get_clear_4xx_answers(playing):
+    app, client, game = playing
+    run(app, 10)
+    cases = [
+        (client.post("/api/event", data="not json", headers={"X-CSRF-Token": TOKEN}), 400, "JSON object"),
+        (post(client, "/api/event", {"event": "teleported"}), 400, "unknown event"),
+        (post(client, "/api/event", {"event": "placed", "player": "blue", "casino": 3, "dice": 1}), 409, "roll first"),
+        (post(client, "/api/deal", {"casinos": "lots"}), 400, "six lists"),
+        (post(client, "/api/games", {"game": "chess", "players": ["red", "blue"]}), 400, "chess"),
+        (post(client, "/api/games", {"players": "red"}), 400, "a list of colours"),
+        (post(client, "/api/games", {"players": ["red", "red"]}), 400, "red"),
+        (post(client, "/api/games", {"players": ["red", "blue"], "deal": "whatever"}), 400, "'deal'"),
+        (post(client, "/api/calibration", {"corners": [[0, 0], [1, 1]]}), 400, "four"),
+        (client.get("/api/games/999"), 404, "no game 999"),
+        (client.get("/api/nothing-here"), 404, "not found"),
+    ]
+    for response, status, message in cases:
+        assert response.status_code == status, (message, response.get_json())
+        assert message in response.get_json()["error"]
+    assert client.get("/games/999").status_code == 404
+    state = client.get("/api/state").get_json()
+    assert state["game_id"] == game["id"]  # nothing recorded was lost
+
+
+def test_a_manual_deal_matches_the_notes_on_the_table(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    new_game(client, deal="manual")
+    run(app, 20)
+    assert client.get("/api/state").get_json()["phase"] == "deal"  # waits for the notes
+    response = post(client, "/api/deal", {"casinos": [[60000], [50000], [90000], [70000], [80000], [10000, 40000]]})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["state"]["table"][5]["banknotes"] == [40000, 10000]
+    response = post(client, "/api/deal", {"casinos": [[60000]] * 6})
+    assert response.status_code == 409
+
+
+def test_history_replay_exports_and_chart(playing):
+    app, client, game = playing
+    run(app, 400)
+    assert f"/games/{game['id']}".encode() in client.get("/history").data
+    page = client.get(f"/games/{game['id']}?step=3")
+    assert page.status_code == 200 and b"Step 3 of" in page.data
+    exported = client.get(f"/games/{game['id']}/export.jsonl")
+    state = read_record(exported.data.decode().splitlines())
+    assert state.to_notation() == client.get("/api/state").get_json()["notation"]
+    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game['id']}/export.csv").data.decode())))
+    assert rows[0][:5] == ["seq", "at", "kind", "who", "event"] and len(rows) > 5
+    svg = client.get(f"/games/{game['id']}/chart.svg")
+    assert svg.mimetype == "image/svg+xml" and ET.fromstring(svg.data).tag.endswith("svg")
+    games = client.get("/api/games").get_json()
+    assert games[0]["id"] == game["id"] and games[0]["players"] == ["red", "blue"]
+
+
+def test_killing_the_server_loses_nothing_and_a_restart_resumes_the_game(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    game = new_game(client)
+    run(app, 200)
+    before = client.get("/api/state").get_json()
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    del app, client  # the process dies: nothing is flushed or closed on purpose
+    again = make_app(tmp_path)
+    client = client_with_csrf(again)
+    resumed = client.get("/api/state").get_json()
+    assert resumed["game_id"] == game["id"] and resumed["notation"] == before["notation"]
+    assert client.get(f"/api/games/{game['id']}/records").get_json() == records
+
+
+def test_serving_beyond_this_machine_needs_the_access_token(tmp_path):
+    app = make_app(tmp_path, TOKEN="secret")
+    client = app.test_client()
+    assert client.get("/api/games").status_code == 403
+    assert client.get("/api/games?token=wrong").status_code == 403
+    response = client.get("/api/games?token=secret")
+    assert response.status_code == 200
+    assert client.get("/api/games").status_code == 200  # the cookie set by the first visit
+
+
+def test_calibration_by_four_corners_replaces_the_mat(playing, tmp_path):
+    app, client, _ = playing
+    run(app, 3)
+    assert b"four corners" in client.get("/calibration").data
+    corners = [[80, 40], [560, 40], [600, 330], [40, 330]]
+    response = post(client, "/api/calibration", {"corners": corners, "width_mm": 420, "height_mm": 297})
+    assert response.status_code == 200
+    assert (tmp_path / "instance" / "calibration.json").exists()
+    assert app.extensions["dice-referee"].live.pipeline.fixed is not None

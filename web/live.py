@@ -1,0 +1,342 @@
+"""The one background producer that owns the camera, and what it publishes to the page.
+
+:class:`LiveReferee` reads frames from the source, runs the camera pipeline, stores every verdict in
+the database *before* publishing it, keeps the latest annotated frame as JPEG for the MJPEG stream,
+and pushes state changes to every server-sent-events subscriber through a :class:`Broker`. Requests
+never run inference: they read what the producer published.
+
+Tests drive it frame by frame with :meth:`LiveReferee.step`; the server runs :meth:`start` (a thread).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import cv2
+import numpy as np
+
+from referee import BanknotesDealt, Event, GameState, Phase, RoundScored, outcome, preview
+from referee.errors import RefereeError
+from referee.jsonio import payout_to_json, state_table_json
+from referee.narrate import describe
+from referee.observe import Observer, Verdict, resumed_deal
+from vision.capture import CaptureError, Frame, FrameSource
+from vision.pipeline import Report, TablePipeline
+from web.store import Store
+
+__all__ = ["Broker", "LiveReferee"]
+
+log = logging.getLogger(__name__)
+
+
+class Broker:
+    """Fan-out of messages to subscribers (one bounded queue each; a slow one loses its oldest)."""
+
+    def __init__(self, size: int = 100) -> None:
+        self._lock = threading.Lock()
+        self._queues: list[queue.Queue[dict[str, Any]]] = []
+        self.size = size
+
+    def subscribe(self) -> queue.Queue[dict[str, Any]]:
+        """A new subscriber's queue."""
+        q: queue.Queue[dict[str, Any]] = queue.Queue(self.size)
+        with self._lock:
+            self._queues.append(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue[dict[str, Any]]) -> None:
+        """Removes a subscriber."""
+        with self._lock:
+            if q in self._queues:
+                self._queues.remove(q)
+
+    def publish(self, message: dict[str, Any]) -> None:
+        """Sends a message to every subscriber."""
+        with self._lock:
+            queues = list(self._queues)
+        for q in queues:
+            while True:
+                try:
+                    q.put_nowait(message)
+                    break
+                except queue.Full:
+                    with contextlib.suppress(queue.Empty):
+                        q.get_nowait()
+
+    @property
+    def subscribers(self) -> int:
+        """How many are listening."""
+        with self._lock:
+            return len(self._queues)
+
+
+Reader = Callable[[np.ndarray], Any]
+
+
+class LiveReferee:
+    """Referees the store's current game from a frame source; see the module's description.
+
+    Args:
+        store: the database.
+        game_id: the game to referee (resumed from its records).
+        source: frames (camera, video, the built-in game).
+        reader: the dice reader (model, or the built-in game's truth).
+        calibration: a fixed calibration, or None for the mat's markers.
+        realtime: pace recorded sources at their frame rate (a camera paces itself).
+        fps: the recorded source's frame rate, for pacing.
+        on_frame: called with each frame's index before it is read (the built-in truth reader's hook).
+    """
+
+    def __init__(self, store: Store, game_id: int, source: FrameSource, reader: Reader, *,
+                 calibration: Any = None, realtime: bool = True, fps: float = 10.0,
+                 on_frame: Callable[[int], None] | None = None) -> None:  # fmt: skip
+        self.store = store
+        self.game_id = game_id
+        self.source = source
+        self.broker = Broker()
+        self.realtime = realtime
+        self.fps = fps
+        self.on_frame = on_frame
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._jpeg_index = -1
+        self._new_frame = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._frames: Iterator[Frame] = iter(())
+        self.status = "starting"
+        self.notice = ""
+        self.frames_read = 0
+        self.fps_measured = 0.0
+        self.alerts: list[dict[str, Any]] = []
+        info = store.game(game_id)
+        if info is None:
+            raise KeyError(f"no game {game_id}")
+        self.info = info
+        state = store.state(game_id)
+        initial = store.initial_state(game_id)
+        deal = resumed_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
+        self.observer = Observer(state, deal=deal)
+        self.pipeline = TablePipeline(reader, self.observer, calibration=calibration)
+        self.last_report: Report | None = None
+
+    # --- the producer ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Runs the producer in a daemon thread."""
+        self._thread = threading.Thread(target=self._run, name="live-referee", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stops the producer thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        started = time.monotonic()
+        try:
+            self._frames = iter(self.source.frames())
+            self.status = "running"
+            while not self._stop.is_set():
+                if not self.step():
+                    self.status = "ended"
+                    break
+                if self.realtime:
+                    due = started + self.frames_read / self.fps
+                    time.sleep(max(0.0, due - time.monotonic()))
+        except CaptureError as error:
+            self.status = f"camera error: {error}"
+            log.error("%s", error)
+        except Exception:  # the producer must report, not vanish
+            log.exception("the live referee stopped")
+            self.status = "stopped by an internal error (see the server log)"
+        self.broker.publish({"type": "status", "status": self.status})
+
+    def begin(self) -> None:
+        """Opens the source for :meth:`step` without a thread (tests, benchmarks)."""
+        self._frames = iter(self.source.frames())
+        self.status = "running"
+
+    def step(self) -> bool:
+        """Processes the next frame; False when the source has ended."""
+        frame = next(self._frames, None)
+        if frame is None:
+            return False
+        if self.on_frame is not None:
+            self.on_frame(frame.index)
+        started = time.perf_counter()
+        with self._lock:
+            report = self.pipeline.process(frame)
+            self.last_report = report
+            for verdict in report.verdicts:
+                self._record(verdict)
+        rate = 1 / max(time.perf_counter() - started, 1e-3)
+        self.fps_measured = 0.9 * self.fps_measured + 0.1 * rate if self.frames_read else rate
+        self.frames_read += 1
+        self._publish_frame(frame, report)
+        if report.verdicts:
+            self.broker.publish({"type": "state", "state": self.state_json()})
+        return True
+
+    def _record(self, verdict: Verdict) -> None:
+        """Stores a verdict (committed), then publishes it."""
+        who = "camera"
+        if verdict.kind == "event" and verdict.event is not None and verdict.before is not None:
+            record = self.store.append_event(self.game_id, verdict.event, who)
+            message = {"type": "event", "seq": record.seq, "text": describe(verdict.event, verdict.before)}
+            if isinstance(verdict.event, RoundScored):
+                message["payout"] = payout_to_json(preview(verdict.before))
+                message["round"] = verdict.before.round
+            if verdict.state is not None and verdict.state.phase is Phase.OVER:
+                self.store.set_status(self.game_id, "over")
+        elif verdict.kind == "cleared":
+            message = {"type": "event", "text": "the casinos are cleared"}
+        else:
+            self.store.append(self.game_id, verdict.kind, who, {"reason": verdict.reason})
+            message = {"type": verdict.kind, "text": verdict.reason}
+            self.alerts = [*self.alerts[-19:], message]
+        message["time_s"] = round(verdict.timestamp_s, 2)
+        self.broker.publish(message)
+
+    def _publish_frame(self, frame: Frame, report: Report) -> None:
+        image = annotate_report(frame.image, report)
+        ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if not ok:
+            return
+        with self._new_frame:
+            self._jpeg = buffer.tobytes()
+            self._jpeg_index = frame.index
+            self._new_frame.notify_all()
+
+    def wait_frame(self, after: int, timeout: float = 2.0) -> tuple[int, bytes | None]:
+        """The latest JPEG once it is newer than frame ``after`` (or the current one after ``timeout``)."""
+        with self._new_frame:
+            self._new_frame.wait_for(lambda: self._jpeg_index > after, timeout=timeout)
+            return self._jpeg_index, self._jpeg
+
+    # --- corrections (by a person, recorded with who and when) -------------------------------------
+
+    def apply(self, event: Event, who: str) -> None:
+        """Applies an event entered by a person (a deal to match the table, a fixed reading).
+
+        Raises:
+            RefereeError: when the rules refuse it (nothing is stored).
+        """
+        with self._lock:
+            self.observer.apply(event)
+            self.store.append_event(self.game_id, event, who)
+        self.broker.publish({"type": "event", "text": f"{who}: {describe(event, self.observer.state)}"})
+        self.broker.publish({"type": "state", "state": self.state_json()})
+
+    def undo(self, who: str) -> str:
+        """Cancels the last effective event (recorded as an ``undo`` by ``who``); returns what it was.
+
+        Raises:
+            RefereeError: when there is nothing to undo.
+        """
+        with self._lock:
+            events = self.store.events(self.game_id)
+            if not events:
+                raise RefereeError("nothing to undo: the game has no event yet")
+            record, _ = events[-1]
+            self.store.append(self.game_id, "undo", who, {"seq": record.seq})
+            self.observer.reset(self.store.state(self.game_id))
+        text = f"{who} undid: {record.body.get('event')}"
+        self.broker.publish({"type": "event", "text": text})
+        self.broker.publish({"type": "state", "state": self.state_json()})
+        return text
+
+    # --- what the page shows -----------------------------------------------------------------------
+
+    def state_json(self) -> dict[str, Any]:
+        """Everything the live page shows, as JSON (``/api/state``)."""
+        state = self.observer.state
+        return game_json(state, self.info.names) | {
+            "game_id": self.game_id,
+            "status": self.status,
+            "frames": self.frames_read,
+            "fps": round(self.fps_measured, 1),
+            "calibrated": self.pipeline.calibration is not None,
+            "awaiting_clear": self.observer.awaiting_clear,
+            "alerts": self.alerts[-5:],
+            "notice": self.notice,
+        }
+
+
+def game_json(state: GameState, names: dict[str, str]) -> dict[str, Any]:
+    """A game state for the page: table, live payout preview, turn, scoreboard, final result."""
+    to_act = state.to_act
+    result = outcome(state)
+    return {
+        "ruleset": state.ruleset.name,
+        "round": state.round,
+        "rounds": state.ruleset.rounds,
+        "phase": state.phase.value,
+        "to_act": str(to_act) if to_act is not None and state.phase in (Phase.ROLL, Phase.PLACE) else None,
+        "players": [
+            {"colour": str(p), "name": names.get(str(p), str(p)), "money": m} for p, m in state.money().items()
+        ],
+        "table": state_table_json(state)["casinos"],
+        "preview": payout_to_json(preview(state)),
+        "roll": None
+        if state.roll is None
+        else {
+            "player": str(state.roll.player),
+            "dice": list(state.roll.dice),
+            "biggies": list(state.roll.biggies),
+            "neutral": list(state.roll.neutral),
+        },
+        "standings": None
+        if result is None
+        else [
+            {
+                "rank": s.rank,
+                "colour": str(s.player),
+                "name": names.get(str(s.player), str(s.player)),
+                "money": s.money_usd,
+                "banknotes": s.banknotes,
+            }
+            for s in result.standings
+        ],
+        "notation": state.to_notation(),
+    }
+
+
+_ZONE_COLOUR = (60, 200, 255)
+
+
+def annotate_report(image: np.ndarray, report: Report) -> np.ndarray:
+    """The frame with zone outlines and each die labelled (owner colour, pips, Biggy)."""
+    out = image.copy()
+    calibration = report.calibration
+    if calibration is not None:
+        inverse = np.linalg.inv(calibration.homography)
+        for polygon in [*calibration.casinos.values(), calibration.rolling_area]:
+            pixels = cv2.perspectiveTransform(polygon.reshape(-1, 1, 2).astype(np.float64), inverse)
+            cv2.polylines(out, [pixels.astype(np.int32)], True, _ZONE_COLOUR, 2, cv2.LINE_AA)
+    detections = report.detections
+    pips: Any = detections.data.get("pips", [])
+    for i, (x0, y0, x1, y1) in enumerate(detections.xyxy.astype(int)):
+        owner = str(report.owners[i]) if i < len(report.owners) else "?"
+        big = " B" if i < len(report.biggy) and report.biggy[i] else ""
+        label = f"{owner[:3]} {int(pips[i]) if len(pips) else '?'}{big}"
+        cv2.rectangle(out, (x0, y0), (x1, y1), (255, 255, 255), 2)
+        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
+                    cv2.LINE_AA)  # fmt: skip
+    if report.calibration is None:
+        cv2.putText(out, "no calibration: put the play mat in view", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                    (0, 0, 255), 2, cv2.LINE_AA)  # fmt: skip
+    return out
+
+
+def manual_deal(casinos: list[list[int]]) -> BanknotesDealt:
+    """The notes on the physical table, entered by hand, as a deal event (checked by the rules)."""
+    return BanknotesDealt(tuple(tuple(int(n) for n in notes) for notes in casinos))

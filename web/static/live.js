@@ -1,0 +1,113 @@
+// The live page: state by server-sent events, alerts shown and spoken, corrections by the JSON API.
+"use strict";
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const speak = document.getElementById("speak");
+speak.checked = localStorage.getItem("speak") !== "off";
+speak.addEventListener("change", () => localStorage.setItem("speak", speak.checked ? "on" : "off"));
+
+function money(v) { return "$" + v.toLocaleString("en-US"); }
+function chip(colour, name) {
+  const span = document.createElement("span");
+  span.className = "chip " + colour;
+  span.textContent = name || colour;
+  return span;
+}
+function say(text) {
+  if (speak.checked && "speechSynthesis" in window) window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+}
+
+function render(state) {
+  document.getElementById("status").textContent = state.status + (state.calibrated ? "" : " (not calibrated)");
+  document.getElementById("fps").textContent = state.fps + " frames/s";
+  document.getElementById("notice").textContent = state.notice || "";
+  document.getElementById("round").textContent = state.round;
+  const names = Object.fromEntries(state.players.map(p => [p.colour, p.name]));
+  document.getElementById("turn").textContent =
+    state.to_act ? (names[state.to_act] || state.to_act) + " to " + (state.phase === "place" ? "place" : "roll")
+                 : state.phase;
+  const casinos = document.getElementById("casinos");
+  casinos.replaceChildren();
+  state.preview.casinos.forEach((c, i) => {
+    const row = casinos.insertRow();
+    const head = document.createElement("th");
+    head.textContent = "casino " + c.casino;
+    row.appendChild(head);
+    const dice = row.insertCell();
+    const table = state.table[i];
+    for (const [colour, n] of Object.entries(table.dice)) dice.append(chip(colour, n + " " + (names[colour] || colour)), " ");
+    for (const [colour, n] of Object.entries(table.biggy)) dice.append(chip(colour, n + " Biggy"), " ");
+    const notes = document.createElement("small");
+    notes.textContent = " notes: " + (table.banknotes.map(money).join(", ") || "none");
+    dice.append(notes);
+    const reasons = row.insertCell();
+    reasons.textContent = c.reasons.join("; ");
+  });
+  const scores = document.getElementById("scores");
+  scores.replaceChildren();
+  state.players.forEach(p => {
+    const row = scores.insertRow();
+    row.insertCell().append(chip(p.colour, p.name));
+    row.insertCell().textContent = money(p.money);
+    const now = state.preview.totals[p.colour] || 0;
+    row.insertCell().textContent = now ? "+" + money(now) + " if the round ended now" : "";
+  });
+  const final = document.getElementById("final");
+  final.replaceChildren();
+  if (state.standings) {
+    const h = document.createElement("h2");
+    h.textContent = "Final result";
+    const list = document.createElement("ol");
+    state.standings.forEach(s => {
+      const li = document.createElement("li");
+      li.textContent = `${s.name}: ${money(s.money)} in ${s.banknotes} notes (rank ${s.rank})`;
+      list.append(li);
+    });
+    final.append(h, list);
+  }
+}
+
+function log(text, kind) {
+  const li = document.createElement("li");
+  li.textContent = text;
+  if (kind) li.className = kind;
+  document.getElementById("log").prepend(li);
+}
+
+function alertBox(message) {
+  const box = document.createElement("div");
+  box.className = message.type;
+  box.textContent = message.text;
+  const alerts = document.getElementById("alerts");
+  alerts.prepend(box);
+  while (alerts.children.length > 3) alerts.lastChild.remove();
+  if (message.type === "alert") say(message.text);
+}
+
+const source = new EventSource("/events");
+source.addEventListener("state", e => render(JSON.parse(e.data).state));
+source.addEventListener("event", e => {
+  const m = JSON.parse(e.data);
+  log(m.text);
+  if (m.payout) m.payout.casinos.forEach(c => log("  casino " + c.casino + ": " + c.reasons.join("; ")));
+});
+source.addEventListener("alert", e => { const m = JSON.parse(e.data); alertBox(m); log("ALERT: " + m.text, "alert"); });
+source.addEventListener("uncertain", e => alertBox(JSON.parse(e.data)));
+source.addEventListener("status", e => { document.getElementById("status").textContent = JSON.parse(e.data).status; });
+
+async function post(url, body) {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+                                     body: JSON.stringify(body)});
+  const data = await response.json();
+  document.getElementById("correction-result").textContent = response.ok ? "done" : data.error;
+  if (response.ok && data.state) render(data.state);
+}
+document.getElementById("undo-form").addEventListener("submit", e => {
+  e.preventDefault();
+  post("/api/undo", {who: e.target.who.value});
+});
+document.getElementById("event-form").addEventListener("submit", e => {
+  e.preventDefault();
+  const f = e.target;
+  post("/api/event", {event: "placed", player: f.player.value, casino: Number(f.casino.value), dice: Number(f.dice.value),
+                      who: document.querySelector("#undo-form input").value});
+});

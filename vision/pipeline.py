@@ -28,8 +28,8 @@ from referee.observe import Observer, Verdict
 from referee.record import event_to_json
 from referee.table import TableSnapshot
 from vision.capture import Frame
-from vision.colours import PALETTE, ColourBook
-from vision.crops import silhouette
+from vision.colours import PALETTE, ColourBook, body_colour
+from vision.crops import crop_die, silhouette
 from vision.detections import Detections
 from vision.mat import MAT, MatLayout, find_mat
 from vision.tracker import MotionMeter, Sighting, Tracker
@@ -99,6 +99,21 @@ class TablePipeline:
         self.mat_every = max(1, mat_every)
         self.has_biggies = state.ruleset.biggies_per_player > 0
         self._sizes: deque[float] = deque(maxlen=400)
+
+    def learn_colour(self, name: str, report: Report) -> int:
+        """Learns a player's dice colour from the dice in a frame's rolling area ("show me your dice").
+
+        Returns how many dice it learned from.
+
+        Raises:
+            ValueError: when no die lies in the rolling area, or ``name`` is not one of the game's colours.
+        """
+        tray = [i for i, zone in enumerate(report.zones) if zone == 0]
+        if not tray:
+            raise ValueError(f"no dice in the rolling area: put the {name} dice there and try again")
+        bodies = [body_colour(crop_die(report.frame.image, report.detections.xyxy[i])) for i in tray]
+        self.colours.learn(name, bodies)
+        return len(bodies)
 
     def _calibrate(self, image: np.ndarray, index: int, moving: bool) -> None:
         """Follows the mat: while nothing moves it is looked for every ``mat_every`` frames only."""

@@ -107,6 +107,9 @@ class Hub:
             self.live = LiveReferee(self.store, game_id, source, reader, calibration=calibration,
                                     realtime=bool(config["REALTIME"]), fps=fps, on_frame=on_frame)  # fmt: skip
             self.live.notice = notice
+            colours = Path(self.app.instance_path) / "colours.json"
+            if colours.exists():  # learned at an earlier setup, under this camera and light
+                self.live.pipeline.colours.load_json(json.loads(colours.read_text()))
             if config["AUTOSTART"]:
                 self.live.start()
 
@@ -397,6 +400,20 @@ def _register(app: Flask, hub: Hub) -> None:
         referee = live()
         referee.pipeline.fixed = referee.pipeline.calibration = calibration
         return jsonify({"ok": True, "file": str(path)})
+
+    @app.post("/api/colours")
+    def api_colours() -> Any:
+        body = _json_body()
+        name = body.get("colour")
+        if not isinstance(name, str):
+            abort(400, "'colour' must name one of the game's colours")
+        try:
+            seen = live().learn_colour(name)
+        except ValueError as error:
+            abort(409, str(error))
+        learned = live().pipeline.colours.to_json()
+        (Path(app.instance_path) / "colours.json").write_text(json.dumps(learned, indent=1))
+        return jsonify({"ok": True, "colour": name, "dice": seen, "learned": learned})
 
 
 def start_demo_game(app: Flask) -> None:

@@ -125,6 +125,8 @@ class LiveReferee:
         self.observer = Observer(state, deal=deal)
         self.pipeline = TablePipeline(reader, self.observer, calibration=calibration)
         self.last_report: Report | None = None
+        self.last_read: Report | None = None
+        """The last frame in which dice were read (colour learning looks at it)."""
 
     # --- the producer ------------------------------------------------------------------------------
 
@@ -175,6 +177,8 @@ class LiveReferee:
         with self._lock:
             report = self.pipeline.process(frame)
             self.last_report = report
+            if len(report.detections):
+                self.last_read = report
             for verdict in report.verdicts:
                 self._record(verdict)
         rate = 1 / max(time.perf_counter() - started, 1e-3)
@@ -252,6 +256,17 @@ class LiveReferee:
         self.broker.publish({"type": "event", "text": text})
         self.broker.publish({"type": "state", "state": self.state_json()})
         return text
+
+    def learn_colour(self, name: str) -> int:
+        """Learns ``name``'s dice colour from the dice now in the rolling area; returns how many were seen.
+
+        Raises:
+            ValueError: no dice seen in the rolling area, or a colour not in this game.
+        """
+        with self._lock:
+            if self.last_read is None:
+                raise ValueError("no dice seen yet: put the dice in the rolling area, in view of the camera")
+            return self.pipeline.learn_colour(name, self.last_read)
 
     # --- what the page shows -----------------------------------------------------------------------
 

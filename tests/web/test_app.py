@@ -221,3 +221,18 @@ def test_calibration_by_four_corners_replaces_the_mat(playing, tmp_path):
     assert response.status_code == 200
     assert (tmp_path / "instance" / "calibration.json").exists()
     assert app.extensions["dice-referee"].live.pipeline.fixed is not None
+
+
+def test_show_me_your_dice_learns_a_colour_and_keeps_it(playing, tmp_path):
+    app, client, _ = playing
+    assert post(client, "/api/colours", {"colour": "red"}).status_code == 409  # nothing seen yet
+    live = run(app, 60)
+    while not any(zone == 0 for zone in live.last_read.zones):
+        live.step()
+    response = post(
+        client, "/api/colours", {"colour": live.last_read.owners[list(live.last_read.zones).index(0)].value}
+    )
+    assert response.status_code == 200 and response.get_json()["dice"] >= 1
+    assert (tmp_path / "instance" / "colours.json").exists()
+    assert post(client, "/api/colours", {"colour": "purple"}).status_code == 409
+    assert post(client, "/api/colours", {"colour": 3}).status_code == 400

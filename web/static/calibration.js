@@ -33,3 +33,13 @@ if (image) {
     if (response.ok) document.getElementById("calibrated").textContent = "calibrated";
   });
 }
+
+document.querySelectorAll("button.learn").forEach(button => button.addEventListener("click", async () => {
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const response = await fetch("/api/colours", {method: "POST",
+    headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    body: JSON.stringify({colour: button.dataset.colour})});
+  const data = await response.json();
+  document.getElementById("colour-result").textContent =
+    response.ok ? `learned ${data.colour} from ${data.dice} dice` : data.error;
+}));

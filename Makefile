@@ -42,6 +42,7 @@ bench: $(STAMP)
 		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --reader model; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
+	$(PY) bench/bench_web.py --viewers 20 --seconds 20
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench lint typecheck clean train-env
+.PHONY: test demo bench lint typecheck clean train-env browser-deps
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,15 @@ $(TRAIN_PY):
 	$(TRAIN_PY) -m pip install --quiet --no-deps --editable .
 
 ## test: create/update .venv, install, run the whole suite (doctests included)
-test: $(STAMP)
+test: $(STAMP) browser-deps
 	$(PY) -m pytest -q
+
+## browser-deps: Debian's chromium and its driver for the real-browser test (apt; skipped where impossible)
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo -n ); \
+		( $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver ) \
+		>/dev/null 2>&1 || echo "chromium could not be installed: the real-browser test will be skipped"; }
 
 ## demo: serve the referee's page on http://127.0.0.1:8000 (the built-in game, or CAMERA=0 / a video path / URL)
 CAMERA ?= builtin

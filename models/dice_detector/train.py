@@ -7,8 +7,7 @@ Training runs in ``runs/dice_detector/train`` (ignored by git). A run that stops
 resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from the committed checkpoint
 ``models/dice_detector/checkpoint/last.pt``; on resuming, ``--epochs`` sets the length of the schedule
 (the shipped run was started with 40 epochs and shortened to 30 after epoch 13). ``--export`` writes
-``detector.onnx`` and ``config.json``
-(the exact arguments that produced it) into this folder.
+``detector.onnx`` and ``config.json`` (the exact arguments that produced it) into this folder.
 """
 
 from __future__ import annotations

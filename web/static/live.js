@@ -24,7 +24,7 @@ function render(state) {
   const names = Object.fromEntries(state.players.map(p => [p.colour, p.name]));
   document.getElementById("turn").textContent =
     state.to_act ? (names[state.to_act] || state.to_act) + " to " + (state.phase === "place" ? "place" : "roll")
-                 : state.phase;
+    : state.awaiting_clear ? "round over: clear the casinos" : state.phase;
   const casinos = document.getElementById("casinos");
   casinos.replaceChildren();
   state.preview.casinos.forEach((c, i) => {
@@ -66,10 +66,15 @@ function render(state) {
   }
 }
 
-function log(text, kind) {
+function log(text, kind, details) {
   const li = document.createElement("li");
   li.textContent = text;
   if (kind) li.className = kind;
+  if (details && details.length) {
+    const list = document.createElement("ul");
+    details.forEach(d => { const item = document.createElement("li"); item.textContent = d; list.append(item); });
+    li.append(list);
+  }
   document.getElementById("log").prepend(li);
 }
 
@@ -87,8 +92,9 @@ const source = new EventSource("/events");
 source.addEventListener("state", e => render(JSON.parse(e.data).state));
 source.addEventListener("event", e => {
   const m = JSON.parse(e.data);
-  log(m.text);
-  if (m.payout) m.payout.casinos.forEach(c => log("  casino " + c.casino + ": " + c.reasons.join("; ")));
+  const details = m.payout ? m.payout.casinos.filter(c => c.reasons.length)
+    .map(c => "casino " + c.casino + ": " + c.reasons.join("; ")) : [];
+  log(m.text, m.payout ? "settlement" : "", details);
 });
 source.addEventListener("alert", e => { const m = JSON.parse(e.data); alertBox(m); log("ALERT: " + m.text, "alert"); });
 source.addEventListener("uncertain", e => alertBox(JSON.parse(e.data)));

@@ -1,0 +1,107 @@
+"""A real browser (Debian's chromium, headless) walks setup -> the built-in game -> a settlement -> export.
+
+Screenshots land in ``runs/screenshots/`` (ignored by git). ``make test`` installs chromium and its
+driver with apt (``make browser-deps``); where that is impossible the test is skipped and says why.
+"""
+
+import shutil
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from referee.record import read_record
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "runs" / "screenshots"
+
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and DRIVER), reason="chromium and chromium-driver are not installed (make browser-deps)"
+)
+
+
+@pytest.fixture
+def server(tmp_path):
+    from werkzeug.serving import make_server
+
+    from web.app import create_app
+
+    app = create_app({"INSTANCE_PATH": str(tmp_path / "instance"), "SOURCE": "builtin", "READER": "truth",
+                      "REALTIME": False, "BUILTIN_SIZE": (640, 360), "BUILTIN_FPS": 5.0})  # fmt: skip
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    yield app, f"http://127.0.0.1:{http.server_port}"
+    http.shutdown()
+    live = app.extensions["dice-referee"].live
+    if live is not None:
+        live.stop()
+
+
+@pytest.fixture
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                     "--mute-audio"):  # fmt: skip
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, timeout=90.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.3)
+    raise AssertionError(f"not seen within {timeout} s")
+
+
+def test_setup_game_settlement_and_export_in_a_real_browser(server, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    app, base = server
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.get(base + "/")
+    assert browser.current_url.endswith("/setup")  # no game yet
+    colours = browser.find_elements(By.NAME, "colour")
+    names = browser.find_elements(By.NAME, "name")
+    Select(colours[0]).select_by_value("red")
+    Select(colours[1]).select_by_value("blue")
+    Select(colours[2]).select_by_value("")
+    names[0].send_keys("Ann")
+    names[1].send_keys("Bo")
+    browser.find_element(By.NAME, "seed").send_keys("7")
+    browser.save_screenshot(str(SCREENSHOTS / "1-setup.png"))
+    browser.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
+
+    # The live page: the built-in game is refereed; wait for the first round's settlement on screen.
+    wait_for(lambda: browser.find_elements(By.ID, "video"))
+    log = browser.find_element(By.ID, "log")
+    wait_for(lambda: "settled" in log.text)
+    assert "Ann" in browser.find_element(By.ID, "scores").text
+    casinos = browser.find_element(By.ID, "casinos").text
+    assert "casino 1" in casinos and "casino 6" in casinos
+    browser.save_screenshot(str(SCREENSHOTS / "2-settled.png"))
+
+    # History -> export: the exported record replays to the game being refereed.
+    browser.get(base + "/history")
+    link = browser.find_element(By.PARTIAL_LINK_TEXT, "JSON lines").get_attribute("href")
+    browser.save_screenshot(str(SCREENSHOTS / "3-history.png"))
+    with urllib.request.urlopen(link, timeout=10) as response:
+        state = read_record(response.read().decode().splitlines())
+    assert state.round >= 2 and [str(p) for p in state.players] == ["red", "blue"]
+    browser.get(base + "/games/1?step=5")
+    assert "Step 5 of" in browser.page_source
+    browser.save_screenshot(str(SCREENSHOTS / "4-replay.png"))

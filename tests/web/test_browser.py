@@ -71,7 +71,7 @@ def test_setup_game_settlement_and_export_in_a_real_browser(server, browser):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    app, base = server
+    _, base = server
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.get(base + "/")
     assert browser.current_url.endswith("/setup")  # no game yet

@@ -86,6 +86,13 @@ def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
     assert any(isinstance(e, DiceRolled) and e.biggies for e in history)
 
 
+def test_a_webcam_on_a_shelf_45_degrees_from_vertical():
+    game = RenderedGame(seed=13, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1, tilt_deg=45)
+    observer, lines = watch(game)
+    assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    assert canonical(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+
+
 def test_without_the_mat_or_a_calibration_nothing_is_refereed():
     game = RenderedGame(seed=3, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
     observer = Observer(new_game(game.ruleset, game.players))

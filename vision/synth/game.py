@@ -67,11 +67,12 @@ class RenderedGame:
         hand_s: how long a hand is over the table for each move.
         still_s: how long the table then rests.
         rounds: film only the first ``rounds`` rounds (None: the whole game).
+        tilt_deg: the camera's angle from vertical (None: drawn from the seed, 12-28 degrees).
     """
 
     def __init__(self, seed: int = 2026, players: Sequence[str] = ("red", "blue", "green"), rules: str = "las-vegas",
                  size: tuple[int, int] = (1280, 720), fps: float = 10.0, hand_s: float = 0.8,
-                 still_s: float = 1.2, rounds: int | None = None) -> None:  # fmt: skip
+                 still_s: float = 1.2, rounds: int | None = None, tilt_deg: float | None = None) -> None:  # fmt: skip
         self.seed, self.size, self.fps = seed, size, fps
         self.ruleset = find_ruleset(rules)
         self.players = tuple(Colour(p) for p in players)
@@ -90,18 +91,19 @@ class RenderedGame:
             first += hand + still
         self.frame_count = first
         rng = np.random.default_rng(seed)
-        self._setup(rng)
+        self._setup(rng, tilt_deg)
         self._poses: dict[int, DiePose] = {}
         self._layouts = [self._layout(moment) for moment in self.moments]  # in order: poses follow from the seed
         self._cache: tuple[int, np.ndarray] | None = None
 
     # --- the constant parts: table, mat, camera, light, dice looks ---------------------------------
 
-    def _setup(self, rng: np.random.Generator) -> None:
+    def _setup(self, rng: np.random.Generator, tilt_deg: float | None) -> None:
         width, height = self.size
         self.mat_angle = float(rng.uniform(-6, 6))
         self.mat_offset = rng.uniform(-15, 15, 2)
         tilt = float(rng.uniform(12, 28))
+        tilt = tilt if tilt_deg is None else float(tilt_deg)
         fov = 62.0
         span = max(MAT.width_mm, MAT.height_mm * width / height) / float(rng.uniform(0.8, 0.9))
         distance = span / (2 * np.tan(np.radians(fov) / 2))

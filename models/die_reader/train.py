@@ -57,6 +57,29 @@ def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     return x.clamp_(0, 1)
 
 
+def augment_strong(x: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`augment`, then per crop: any rotation, a slight zoom, gamma, and greyscale for a quarter.
+
+    Dice lie at any angle and boxes stray; light is dim or harsh; a third of the real photos are grey.
+    Returns the crops and which were turned grey (their colour label no longer applies).
+    """
+    x = augment(x, generator)
+    n = x.shape[0]
+    angle = torch.empty(n).uniform_(-math.pi, math.pi, generator=generator)
+    zoom = torch.empty(n).uniform_(0.9, 1.12, generator=generator)
+    cos, sin = torch.cos(angle) * zoom, torch.sin(angle) * zoom
+    theta = torch.stack([torch.stack([cos, -sin, torch.zeros(n)], 1), torch.stack([sin, cos, torch.zeros(n)], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    gamma = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.5, 0.5, generator=generator))
+    x = x.clamp(1e-4, 1).pow(gamma)
+    grey = torch.rand(n, generator=generator) < 0.25
+    if grey.any():
+        luma = (x[grey] * torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)).sum(1, keepdim=True)
+        x[grey] = luma.expand(-1, 3, -1, -1)
+    return x.clamp_(0, 1), grey
+
+
 def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, float]:
     """Pip accuracy (all crops) and colour accuracy (crops with a palette colour)."""
     model.eval()
@@ -85,6 +108,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--standardise", action="store_true",
                         help="also feed each crop standardised (v2 trial; the shipped v1 reads raw crops)")  # fmt: skip
+    parser.add_argument("--strong", action="store_true",
+                        help="v3: any-angle rotation, gamma and greyscale (see augment_strong)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -93,7 +118,7 @@ def main() -> None:
     train = load("train")
     val_real, val_synth = load("val_real"), load("val_synth")
     model = DieReaderNet(standardise=args.standardise)
-    run = RUN / ("v2" if args.standardise else "v1")
+    run = RUN / ("v3" if args.strong else "v2" if args.standardise else "v1")
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train["pips"]) / args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
@@ -119,9 +144,16 @@ def main() -> None:
         total = 0.0
         for start in range(0, len(order), args.batch):
             idx = order[start : start + args.batch]
-            pip_logits, colour_logits = model(augment(x_all[idx], generator))
+            colour = colour_all[idx]
+            if args.strong:
+                x, grey = augment_strong(x_all[idx], generator)
+                colour = torch.where(grey, torch.full_like(colour, -1), colour)
+            else:
+                x = augment(x_all[idx], generator)
+            pip_logits, colour_logits = model(x)
             loss = F.cross_entropy(pip_logits, pips_all[idx])
-            loss = loss + 0.5 * F.cross_entropy(colour_logits, colour_all[idx], ignore_index=-1)
+            if (colour >= 0).any():
+                loss = loss + 0.5 * F.cross_entropy(colour_logits, colour, ignore_index=-1)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()

@@ -455,6 +455,22 @@ def _add_game_arguments(parser: argparse.ArgumentParser, players_required: bool)
     parser.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
 
 
+def _add_camera_arguments(parser: argparse.ArgumentParser) -> None:
+    """--calibration, --models and --reader, shared by the commands that watch a table."""
+    parser.add_argument("--calibration", metavar="FILE", help="calibration file (not needed with the play mat)")
+    parser.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/")
+    parser.add_argument("--reader", choices=("model", "truth"), default="model",
+                        help="'truth': read the built-in game's own labels instead of the model (a check of "
+                        "everything but the detector)")  # fmt: skip
+
+
+def _command(sub: Any, name: str, handler: Handler, summary: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand: its parser, its one-line help and description, and the function that runs it."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=summary, description=description)
+    parser.set_defaults(handler=handler)
+    return parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -464,52 +480,58 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"dice-referee {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    settle = sub.add_parser(
+    _command(
+        sub,
         "settle",
-        help="settle tables given as JSON lines on stdin",
-        description="Reads one table per line on stdin and writes its payout as one JSON line. "
+        run_settle,
+        "settle tables given as JSON lines on stdin",
+        "Reads one table per line on stdin and writes its payout as one JSON line. "
         'Input: {"game": "las-vegas", "neutral": ["white"], "casinos": [{"casino": 1, '
         '"dice": {"red": 3}, "biggy": {"red": 1}, "banknotes": [60000, 20000]}, ...]}. '
         'A malformed line gets {"error": ...}; the other lines are still answered and the exit status is 1.',
     )
-    settle.set_defaults(handler=run_settle)
 
-    simulate = sub.add_parser(
+    simulate = _command(
+        sub,
         "simulate",
-        help="play random legal games and check the referee's invariants",
-        description="Plays G random legal games from a seed and prints a JSON summary: games_per_s and "
+        run_simulate,
+        "play random legal games and check the referee's invariants",
+        "Plays G random legal games from a seed and prints a JSON summary: games_per_s and "
         "the invariants checked (money conserved, every die placed once per round, preview equals "
         "settlement, cancelled owners paid nothing, rounds played). Exit status 1 if one fails.",
     )
     _add_game_arguments(simulate, players_required=True)
     simulate.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    simulate.set_defaults(handler=run_simulate)
 
-    replay = sub.add_parser(
+    replay = _command(
+        sub,
         "replay",
-        help="replay a game record (JSON lines) and print its state",
-        description="Replays a game record written by the referee, checking every event against the "
+        run_replay,
+        "replay a game record (JSON lines) and print its state",
+        "Replays a game record written by the referee, checking every event against the "
         "rules, and prints the final table notation, money and standings as JSON.",
     )
     replay.add_argument("record", help="path of the .jsonl game record")
     replay.add_argument("--steps", action="store_true", help="print the table notation after every event")
-    replay.set_defaults(handler=run_replay)
 
-    play = sub.add_parser(
+    play = _command(
+        sub,
         "play",
-        help="play and narrate one random legal game",
-        description="Plays one random legal game from a seed and narrates every deal, roll, placement "
+        run_play,
+        "play and narrate one random legal game",
+        "Plays one random legal game from a seed and narrates every deal, roll, placement "
         "and settlement with its reasons; --record writes the game record (JSON lines).",
     )
     _add_game_arguments(play, players_required=False)
     play.add_argument("--notation", action="store_true", help="print the table notation after every event")
     play.add_argument("--record", metavar="FILE", help="write the game record to FILE")
-    play.set_defaults(handler=run_play)
 
-    detect = sub.add_parser(
+    detect = _command(
+        sub,
         "detect",
-        help="find and read every die in images",
-        description="Finds every die in the images (files or folders) and reads its pips, colour and "
+        run_detect,
+        "find and read every die in images",
+        "Finds every die in the images (files or folders) and reads its pips, colour and "
         'size. With --json, one line per image: {"image", "width", "height", "ms", "dice": '
         '[{"box": [x0, y0, x1, y1], "pips", "colour", "biggy", "confidence"}]}. An unreadable '
         'file gets {"image", "error"}, the rest are still read, and the exit status is 1.',
@@ -518,38 +540,48 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
     detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
-    detect.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/ (default: "
-                        "the repository's models/)")  # fmt: skip
-    detect.set_defaults(handler=run_detect)
+    detect.add_argument(
+        "--models",
+        metavar="DIR",
+        help="folder holding dice_detector/ and die_reader/ (default: the repository's models/)",
+    )
 
-    mat = sub.add_parser(
+    mat = _command(
+        sub,
         "mat",
-        help="write the printable play mat (PDF)",
-        description="Writes the play mat: six numbered casinos, a rolling area and four ArUco markers that "
+        run_mat,
+        "write the printable play mat (PDF)",
+        "Writes the play mat: six numbered casinos, a rolling area and four ArUco markers that "
         "calibrate the camera automatically. One A3 sheet, or two A4/letter sheets to tape together.",
     )
     mat.add_argument("--out", default="mat.pdf", help="output file, .pdf (default mat.pdf) or .png")
     mat.add_argument("--paper", choices=("a3", "a4", "letter"), default="a3", help="sheet size (default a3)")
     mat.add_argument("--dpi", type=int, default=150, help="resolution of the drawing (default 150)")
-    mat.set_defaults(handler=run_mat)
 
-    calibrate = sub.add_parser(
+    calibrate = _command(
+        sub,
         "calibrate",
-        help="calibrate a table without the mat from its four corners",
-        description="Writes a calibration file for a table without the play mat: the pixel positions of the "
+        run_calibrate,
+        "calibrate a table without the mat from its four corners",
+        "Writes a calibration file for a table without the play mat: the pixel positions of the "
         "play area's four corners in the camera image, clockwise from the far-left one, and the area's size. "
         "The mat's zones are laid out over the area; edit the file to move them.",
     )
-    calibrate.add_argument("--corners", required=True, metavar="'X,Y X,Y X,Y X,Y'",
-                           help="the four corners in pixels, clockwise from far-left")  # fmt: skip
+    calibrate.add_argument(
+        "--corners",
+        required=True,
+        metavar="'X,Y X,Y X,Y X,Y'",
+        help="the four corners in pixels, clockwise from far-left",
+    )
     calibrate.add_argument("--size", default="420x297", help="play area WIDTHxDEPTH in mm (default 420x297)")
     calibrate.add_argument("--out", default="instance/calibration.json", help="calibration file to write")
-    calibrate.set_defaults(handler=run_calibrate)
 
-    watch = sub.add_parser(
+    watch = _command(
+        sub,
         "watch",
-        help="referee a game from a camera or video",
-        description="Watches a table and referees the game. SOURCE is a camera index (0), a video file, a "
+        run_watch,
+        "referee a game from a camera or video",
+        "Watches a table and referees the game. SOURCE is a camera index (0), a video file, a "
         "folder of images, a stream URL, or 'builtin' (a rendered game of Las Vegas on the play mat). With "
         '--json, one line per change: {"type": "table", "frame", "time_s", "casinos": [settle input shape], '
         '"preview": {settle output}}, {"type": "event", "event": "placed", "player", "casino", "count", ...}, '
@@ -559,39 +591,34 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--players", help="player colours in seat order, e.g. red,blue,green")
     watch.add_argument("--game", default="las-vegas", help="game name (default las-vegas)")
     watch.add_argument("--variant", action="extend", nargs="+", metavar="NAME", help="variant(s) to apply")
-    watch.add_argument("--calibration", metavar="FILE", help="calibration file (not needed with the play mat)")
     watch.add_argument("--seed", type=int, help="seed of the virtual banknote deal (and of the built-in game)")
     watch.add_argument("--rounds", type=int, help="builtin: film only the first N rounds")
     watch.add_argument("--size", default="1280x720", help="builtin: frame size WxH (default 1280x720)")
     watch.add_argument("--json", action="store_true", help="JSON lines instead of sentences")
     watch.add_argument("--record", metavar="FILE", help="write the game record (JSON lines) as it happens")
-    watch.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/")
-    watch.add_argument("--reader", choices=("model", "truth"), default="model",
-                       help="'truth': read the built-in game's own labels instead of the model (a pipeline "
-                       "check without the detector)")  # fmt: skip
-    watch.set_defaults(handler=run_watch)
+    _add_camera_arguments(watch)
 
-    serve = sub.add_parser(
+    serve = _command(
+        sub,
         "serve",
-        help="serve the live referee page",
-        description="Serves the referee's web page: the camera with every die labelled, live payouts, alerts, "
+        run_serve,
+        "serve the live referee page",
+        "Serves the referee's web page: the camera with every die labelled, live payouts, alerts, "
         "scores, setup, calibration, corrections and the history of every game (SQLite by default).",
     )
-    serve.add_argument("--source", default="builtin", help="camera index, video, image folder, stream URL, or "
-                       "'builtin' (default: the built-in rendered game)")  # fmt: skip
+    serve.add_argument(
+        "--source",
+        default="builtin",
+        help="camera index, video, image folder, stream URL, or 'builtin' (default: the built-in rendered game)",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--lan", action="store_true", help="allow serving beyond this machine (needs a token)")
     serve.add_argument("--token", help="access token for --lan (default: a random one, printed)")
     serve.add_argument("--database", help="SQLAlchemy database URL (default: SQLite in ./instance)")
-    serve.add_argument("--calibration", metavar="FILE", help="calibration file (not needed with the play mat)")
-    serve.add_argument("--models", metavar="DIR", help="folder holding dice_detector/ and die_reader/")
-    serve.add_argument("--reader", choices=("model", "truth"), default="model",
-                       help="'truth': read the built-in game's own labels instead of the model")  # fmt: skip
-    serve.set_defaults(handler=run_serve)
+    _add_camera_arguments(serve)
 
-    rules = sub.add_parser("rules", help="list games and variants", description="Lists games and variants.")
-    rules.set_defaults(handler=run_rules)
+    _command(sub, "rules", run_rules, "list games and variants", "Lists games and variants.")
     return parser
 
 

@@ -49,7 +49,7 @@ from referee.state import GameState, Phase, apply
 from referee.table import DieReading, Problem, TableSnapshot, findings
 from referee.types import Colour
 
-__all__ = ["Observer", "Verdict", "resumed_deal", "virtual_deal"]
+__all__ = ["Observer", "Verdict", "canonical_history", "resumed_deal", "virtual_deal"]
 
 _READING_PROBLEMS = (
     Problem.WRONG_NUMBER_OF_CASINOS | Problem.UNKNOWN_COLOUR | Problem.TOO_MANY_DICE_OF_COLOUR
@@ -125,6 +125,23 @@ def resumed_deal(initial: GameState, seed: int, history: Sequence[Event]) -> Cal
             deal(state)
         state = apply(state, event)
     return deal
+
+
+def canonical_history(history: Sequence[Event]) -> list[Event]:
+    """A history with every roll's faces sorted: what a camera can know (which faces, not their order).
+
+    Two games watched and played compare equal by this, e.g. ``canonical_history(watched.history) ==
+    canonical_history(truth.history)``.
+    """
+    out: list[Event] = []
+    for event in history:
+        if isinstance(event, DiceRolled):
+            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
+                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
+        elif isinstance(event, NeutralDiceRolled):
+            event = replace(event, values=tuple(sorted(event.values)))
+        out.append(event)
+    return out
 
 
 def _key(die: DieReading) -> tuple[Colour, bool, int]:

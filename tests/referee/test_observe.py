@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from referee import BanknotesDealt, Colour, DiceRolled, NeutralDiceRolled, Phase, find_ruleset, new_game
-from referee.observe import Observer, resumed_deal, virtual_deal
+from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
+from referee.observe import Observer, canonical_history, resumed_deal, virtual_deal
 from referee.simulate import Dealer, default_players, table_moments
 from referee.table import DieReading, TableSnapshot
 
@@ -38,7 +38,7 @@ def referee_game(rules_name, players, seed, strip_tracks=False, pick_up=True):
 def test_watching_a_whole_game_reproduces_it_exactly(rules_name, players, seed):
     observer, verdicts, truth = referee_game(rules_name, default_players(players), seed)
     assert [v.reason for v in verdicts if v.kind != "event" and v.kind != "cleared"] == []
-    assert canonical(observer.state.history) == canonical(truth.history)
+    assert canonical_history(observer.state.history) == canonical_history(truth.history)
     assert observer.state.phase is Phase.OVER
     assert [v.kind for v in verdicts].count("cleared") == truth.ruleset.rounds
 
@@ -46,26 +46,13 @@ def test_watching_a_whole_game_reproduces_it_exactly(rules_name, players, seed):
 @pytest.mark.parametrize("seed", [7, 8, 9])
 def test_without_track_ids_picking_up_the_leftovers_marks_the_next_roll(seed):
     observer, _, truth = referee_game("las-vegas+biggy", default_players(3), seed, strip_tracks=True)
-    assert canonical(observer.state.history) == canonical(truth.history)
+    assert canonical_history(observer.state.history) == canonical_history(truth.history)
 
 
 @pytest.mark.parametrize("seed", [10, 11])
 def test_with_track_ids_a_roll_may_land_before_the_leftovers_are_seen_gone(seed):
     observer, _, truth = referee_game("las-vegas", default_players(2), seed, pick_up=False)
-    assert canonical(observer.state.history) == canonical(truth.history)
-
-
-def canonical(history):
-    """A history with every roll's faces sorted: a camera sees which faces, not in which order."""
-    out = []
-    for event in history:
-        if isinstance(event, DiceRolled):
-            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
-                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
-        elif isinstance(event, NeutralDiceRolled):
-            event = replace(event, values=tuple(sorted(event.values)))
-        out.append(event)
-    return out
+    assert canonical_history(observer.state.history) == canonical_history(truth.history)
 
 
 def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2)):

@@ -6,31 +6,18 @@ trained model's own end-to-end check lives with the model tests.
 """
 
 import random
-from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from referee import DiceRolled, NeutralDiceRolled, Phase, new_game
-from referee.observe import Observer, virtual_deal
+from referee import DiceRolled, Phase, new_game
+from referee.observe import Observer, canonical_history, virtual_deal
 from referee.simulate import Dealer
 from vision.capture import Frame
 from vision.mat import MAT
 from vision.pipeline import TablePipeline, report_lines
 from vision.synth.game import RenderedGame
 from vision.zones import Calibration, homography_from_corners
-
-
-def canonical(history):
-    out = []
-    for event in history:
-        if isinstance(event, DiceRolled):
-            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
-                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
-        elif isinstance(event, NeutralDiceRolled):
-            event = replace(event, values=tuple(sorted(event.values)))
-        out.append(event)
-    return out
 
 
 def watch(game, calibration=None):
@@ -48,14 +35,14 @@ def watch(game, calibration=None):
 def settled_truth(game):
     """The game's history up to its last settlement (the recording stops after clearing the table)."""
     final = [m for m in game.moments if m.what == "settled"][-1].state
-    return canonical(final.history)
+    return canonical_history(final.history)
 
 
 def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
     game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
     observer, lines = watch(game)
     assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
-    assert canonical(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
     events = [line for line in lines if line["type"] == "event"]
     assert [e["event"] for e in events][:2] == ["dealt", "rolled"]
     placed = [e for e in events if e["event"] == "placed"]
@@ -81,7 +68,7 @@ def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
                               MAT.rolling_area, MAT.width_mm, MAT.height_mm)  # fmt: skip
     observer, lines = watch(game, calibration)
     assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
-    history = canonical(observer.state.history)
+    history = canonical_history(observer.state.history)
     assert history[: len(settled_truth(game))] == settled_truth(game)
     assert any(isinstance(e, DiceRolled) and e.biggies for e in history)
 
@@ -90,7 +77,7 @@ def test_a_webcam_on_a_shelf_45_degrees_from_vertical():
     game = RenderedGame(seed=13, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1, tilt_deg=45)
     observer, lines = watch(game)
     assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
-    assert canonical(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
 
 
 def test_without_the_mat_or_a_calibration_nothing_is_refereed():

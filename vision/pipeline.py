@@ -77,7 +77,7 @@ class TablePipeline:
         tracker: the tracker (default settings when None).
         read_while_moving: also read dice in frames with motion (slower; the table cannot settle then).
         mat_every: while nothing moves, look for the mat's markers every this many frames (a bumped
-            camera or mat is motion, and then they are looked for at once).
+            camera or mat is motion: they are looked for again as soon as the picture is still).
     """
 
     def __init__(self, reader: Reader, observer: Observer, *, calibration: Calibration | None = None,
@@ -97,6 +97,7 @@ class TablePipeline:
         self.motion = MotionMeter()
         self.read_while_moving = read_while_moving
         self.mat_every = max(1, mat_every)
+        self._was_moving = False
         self.has_biggies = state.ruleset.biggies_per_player > 0
         self._sizes: deque[float] = deque(maxlen=400)
 
@@ -116,8 +117,15 @@ class TablePipeline:
         return len(bodies)
 
     def _calibrate(self, image: np.ndarray, index: int, moving: bool) -> None:
-        """Follows the mat: while nothing moves it is looked for every ``mat_every`` frames only."""
-        if self.fixed is not None or (self.calibration is not None and not moving and index % self.mat_every):
+        """Follows the mat in still frames (the only ones whose dice are read).
+
+        The markers are looked for in the first still frame after any motion (a bumped camera or mat
+        moves the picture), then every ``mat_every`` still frames.
+        """
+        was_moving, self._was_moving = self._was_moving, moving
+        if self.fixed is not None or (
+            self.calibration is not None and (moving or (not was_moving and index % self.mat_every))
+        ):
             return
         scale = 0.5 if image.shape[1] > 1000 else 1.0
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale != 1 else image

@@ -67,3 +67,25 @@ def test_detect_cli_contract(tmp_path):
             assert set(die) == {"box", "pips", "colour", "biggy", "confidence"}
             assert 1 <= die["pips"] <= 6 and len(die["box"]) == 4
     assert len(list((tmp_path / "annotated").glob("*.jpg"))) == 2
+
+
+def test_the_built_in_game_is_refereed_exactly_with_the_model():
+    """End to end: the rendered game's first round, read by the committed model, settles exactly."""
+    import random
+
+    from referee import new_game
+    from referee.observe import Observer, canonical_history, virtual_deal
+    from referee.simulate import Dealer
+    from vision.pipeline import TablePipeline
+    from vision.synth.game import RenderedGame
+
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1)
+    rules = game.ruleset
+    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(game.seed))))
+    pipeline = TablePipeline(DiceDetector(rotations=1), observer)
+    complaints = []
+    for frame in game.frames():
+        complaints += [v.reason for v in pipeline.process(frame).verdicts if v.kind in ("alert", "uncertain")]
+    truth = [m for m in game.moments if m.what == "settled"][-1].state
+    assert canonical_history(observer.state.history)[: len(truth.history)] == canonical_history(truth.history)
+    assert complaints == []

@@ -162,20 +162,21 @@ class LiveSource:
             backoff = min(backoff * 2, self.max_backoff_s)
 
 
-def open_source(spec: str, *, fps: float = 2.0, loop: bool = False) -> FrameSource:
+def open_source(spec: str, *, fps: float = 2.0, loop: bool = False,
+                on_status: Callable[[str], None] | None = None) -> FrameSource:  # fmt: skip
     """A source from a command-line argument.
 
     ``"0"`` (any integer) is a camera index; ``rtsp://``, ``http://`` and ``https://`` are network
     streams (a phone's IP-camera app); a folder is its images in name order; an image file is a still;
-    any other file is a video.
+    any other file is a video. ``on_status`` hears a live source's connection news (lost, reconnecting).
 
     Raises:
         CaptureError: for a path that does not exist or a folder without images.
     """
     if spec.strip().isdigit():
-        return LiveSource(int(spec))
+        return LiveSource(int(spec), on_status=on_status)
     if spec.startswith(("rtsp://", "http://", "https://")):
-        return LiveSource(spec)
+        return LiveSource(spec, on_status=on_status)
     if os.path.isdir(spec):
         names = sorted(n for n in os.listdir(spec) if n.lower().endswith(IMAGE_SUFFIXES))
         if not names:

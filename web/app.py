@@ -16,6 +16,7 @@ import os
 import queue
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +102,7 @@ class Hub:
                     except ModelError as error:  # until the weights are committed the demo still runs
                         notice = f"{error}; reading the built-in game's own labels instead"
             else:
-                source = open_source(str(config["SOURCE"]))
+                source = open_source(str(config["SOURCE"]), on_status=self._camera_status)
                 fps, notice = 10.0, ""
                 reader = self._model()
             self.live = LiveReferee(self.store, game_id, source, reader, calibration=calibration,
@@ -112,6 +113,29 @@ class Hub:
                 self.live.pipeline.colours.load_json(json.loads(colours.read_text()))
             if config["AUTOSTART"]:
                 self.live.start()
+
+    def _camera_status(self, message: str) -> None:
+        """A live camera's news (connected, lost, reconnecting): shown on the page, the game goes on."""
+        live = self.live
+        if live is not None:
+            live.status = f"camera {message}"
+            live.broker.publish({"type": "status", "status": live.status})
+
+    def demo_loop(self) -> None:
+        """With the built-in game, a new demo game starts a minute after one ends (always something to see)."""
+
+        def watch() -> None:
+            while True:
+                live = self.live
+                if live is not None and live.status == "ended" and self.app.config["SOURCE"] == "builtin":
+                    time.sleep(60)
+                    if self.live is live:
+                        info = live.info
+                        with self.app.test_request_context():
+                            _create_game(self, {"game": info.ruleset, "players": info.players, "seed": info.seed + 1})
+                time.sleep(1)
+
+        threading.Thread(target=watch, name="demo-loop", daemon=True).start()
 
     def _model(self) -> Any:
         from vision.detect import MODELS, DiceDetector
@@ -422,6 +446,7 @@ def start_demo_game(app: Flask) -> None:
     if hub.live is None:
         with app.test_request_context():
             _create_game(hub, {"game": "las-vegas", "players": ["red", "blue", "green"], "seed": 2026})
+    hub.demo_loop()
 
 
 def _create_game(hub: Hub, spec: dict[str, Any]) -> int:
@@ -446,7 +471,15 @@ def _create_game(hub: Hub, spec: dict[str, Any]) -> int:
                                      {str(k): str(v)[:40] for k, v in names.items()}, neutral, seed, deal)  # fmt: skip
     except (RefereeError, ValueError, TypeError) as error:
         abort(400, str(error))
-    hub.start(game_id)
+    from vision.capture import CaptureError
+    from vision.detect import ModelError
+    from vision.zones import CalibrationError
+
+    try:
+        hub.start(game_id)
+    except (CaptureError, ModelError, CalibrationError) as error:
+        hub.store.set_status(game_id, "abandoned")
+        abort(409, f"the game cannot start: {error}")
     return game_id
 
 

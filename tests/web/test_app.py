@@ -236,3 +236,12 @@ def test_show_me_your_dice_learns_a_colour_and_keeps_it(playing, tmp_path):
     assert (tmp_path / "instance" / "colours.json").exists()
     assert post(client, "/api/colours", {"colour": "purple"}).status_code == 409
     assert post(client, "/api/colours", {"colour": 3}).status_code == 400
+
+
+def test_a_camera_source_without_weights_or_device_is_a_clear_error(tmp_path):
+    app = make_app(tmp_path, SOURCE="/no/such/video.mp4", READER="model")
+    client = client_with_csrf(app)
+    response = post(client, "/api/games", {"players": ["red", "blue"]})
+    assert response.status_code == 409 and "cannot start" in response.get_json()["error"]
+    assert client.get("/api/games").get_json()[0]["status"] == "abandoned"
+    assert client.get("/").status_code == 302  # back to setup, nothing half-started

@@ -136,6 +136,8 @@ class DiceDetector:
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
+        # A one-stage detector (the comparison design) has a class per face: its class is the pips.
+        self.faces = list(detector_config.get("classes", ["die"])) == ["1", "2", "3", "4", "5", "6"]
         self.detector = _session(detector_dir / str(detector_config["weights"]))
         self.reader = _session(reader_dir / str(reader_config["weights"]))
         outputs = reader_config["outputs"]
@@ -161,7 +163,8 @@ class DiceDetector:
         height, width = image.shape[:2]
         boxes = np.clip(boxes, 0, [width, height, width, height])
         chosen = nms(boxes, scores[keep], self.iou)
-        return Detections(boxes[chosen], scores[keep][chosen])
+        data = {"face": output[4:, keep].argmax(axis=0)[chosen] + 1} if self.faces else {}
+        return Detections(boxes[chosen], scores[keep][chosen], data)
 
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """Stage 2: adds the columns ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence``, ``biggy``.
@@ -175,10 +178,11 @@ class DiceDetector:
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
         pip_p, colour_p = read_crops(self.reader, crops, self.rotations)
+        one_stage = "face" in detections.data
         data = {
             **detections.data,
-            "pips": pip_p.argmax(1) + 1,
-            "pips_confidence": pip_p.max(1).astype(np.float32),
+            "pips": detections.data["face"] if one_stage else pip_p.argmax(1) + 1,
+            "pips_confidence": np.ones(len(detections), np.float32) if one_stage else pip_p.max(1).astype(np.float32),
             "colour": np.array([self.colours[i] for i in colour_p.argmax(1)], dtype=object),
             "colour_confidence": colour_p.max(1).astype(np.float32),
             "biggy": biggy_by_neighbours(detections),

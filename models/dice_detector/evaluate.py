@@ -172,8 +172,12 @@ def main() -> None:
     parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
     parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
+    parser.add_argument("--detector", type=Path, help="another detector folder, e.g. the one-stage models/dice_pips "
+                        "(its classes are the faces; the die reader then gives only the colour)")  # fmt: skip
     args = parser.parse_args()
-    detector = DiceDetector(args.models / "dice_detector", args.models / "die_reader")
+    detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader")
+    if args.detector:
+        args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():
         results["real_val"] = evaluate_real(detector, args.real).summary()

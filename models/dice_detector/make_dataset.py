@@ -1,10 +1,14 @@
 """Builds the detector's YOLO dataset: real photos (train split) plus seeded synthetic table renders.
 
     python -m models.dice_detector.make_dataset [--synthetic-train 600] [--synthetic-val 150] [--seed 1]
+    python -m models.dice_detector.make_dataset --pips     # the same images, one class per face (1-6)
 
 Writes ``datasets/dice_detector/`` (ignored by git; regenerate it from the seed): ``images/{train,val}``,
 ``labels/{train,val}`` in YOLO format with one class (``die``), ``data.yaml`` and ``manifest.json``.
 The real photos' val split is *not* written here: it is only ever read by ``evaluate``.
+
+``--pips`` derives ``datasets/dice_pips/`` from it (the one-stage design: a detector whose classes are
+the six faces), for the comparison with the two-stage reader; images are hard links, not copies.
 """
 
 from __future__ import annotations
@@ -64,6 +68,35 @@ def copy_real(real: Path, out: Path) -> list[dict[str, object]]:
     return entries
 
 
+def derive_pips(source: Path, real: Path, out: Path) -> dict[str, int]:
+    """Writes the pips dataset: the detector dataset's images, each die labelled with its face (class pips-1)."""
+    if out.exists():
+        shutil.rmtree(out)
+    counts = {"images": 0, "dice": 0}
+    for split in ("train", "val"):
+        (out / "images" / split).mkdir(parents=True)
+        (out / "labels" / split).mkdir(parents=True)
+        for image in sorted((source / "images" / split).glob("*.jpg")):
+            stem = image.stem
+            boxes = (source / "labels" / split / f"{stem}.txt").read_text().splitlines()
+            if stem.startswith("real_"):
+                original = (real / "labels" / f"{stem.removeprefix('real_')}.txt").read_text().split("\n")
+                classes = [int(line.split()[0]) for line in original if line.strip()]
+            else:
+                sidecar = json.loads((source / "labels" / split / f"{stem}.json").read_text())
+                classes = [int(d["pips"]) - 1 for d in sidecar["dice"]]
+            if len(classes) != len(boxes):
+                raise SystemExit(f"{stem}: {len(boxes)} boxes but {len(classes)} faces: rebuild the dataset")
+            lines = [f"{c} {' '.join(box.split()[1:])}" for c, box in zip(classes, boxes, strict=True)]
+            (out / "labels" / split / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+            (out / "images" / split / image.name).hardlink_to(image)
+            counts["images"] += 1
+            counts["dice"] += len(lines)
+    names = "".join(f"  {k}: '{k + 1}'\n" for k in range(6))
+    (out / "data.yaml").write_text(f"path: {out}\ntrain: images/train\nval: images/val\nnames:\n{names}")
+    return counts
+
+
 def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -73,7 +106,11 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=REAL, help="the real-d6-rune55 folder")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pips", action="store_true", help="derive datasets/dice_pips from the built dataset")
     args = parser.parse_args()
+    if args.pips:
+        print(json.dumps(derive_pips(args.out, args.real, args.out.parent / "dice_pips")))
+        return
     if not (args.real / "split.csv").exists():
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
     if args.out.exists():

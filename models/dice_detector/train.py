@@ -48,6 +48,26 @@ TRAIN_ARGS = {
 }
 
 
+PIPS_RUN = ROOT / "runs" / "dice_pips" / "train"
+PIPS_DATA = ROOT / "datasets" / "dice_pips" / "data.yaml"
+
+
+def train_pips(args: argparse.Namespace) -> None:
+    """The one-stage comparison: a detector with a class per face, fine-tuned from our die detector."""
+    from ultralytics import YOLO
+
+    last = PIPS_RUN / "weights" / "last.pt"
+    if last.exists() and not args.restart:
+        print(f"resuming from {last}", flush=True)
+        YOLO(str(last)).train(resume=True)
+        return
+    start = RUN / "weights" / "best.pt"
+    model = YOLO("yolo11n.yaml").load(str(start))  # every layer but the class head comes from our detector
+    settings = {**TRAIN_ARGS, "single_cls": False, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
+                "close_mosaic": min(3, args.epochs // 3)}  # fmt: skip
+    model.train(data=str(PIPS_DATA), project=str(PIPS_RUN.parent), name=PIPS_RUN.name, exist_ok=True, **settings)
+
+
 def train(args: argparse.Namespace) -> None:
     """Starts training, or resumes the interrupted run (or the committed checkpoint)."""
     from ultralytics import YOLO
@@ -85,7 +105,8 @@ def export(args: argparse.Namespace) -> None:
     """Exports the trained weights to ONNX beside their config."""
     from ultralytics import YOLO
 
-    weights = RUN / "weights" / ("best.pt" if args.best else "last.pt")
+    run = PIPS_RUN if args.pips else RUN
+    weights = run / "weights" / ("best.pt" if args.best else "last.pt")
     model = YOLO(str(weights))
     onnx = Path(model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], opset=17, simplify=True,
                              dynamic=False))  # fmt: skip
@@ -94,13 +115,14 @@ def export(args: argparse.Namespace) -> None:
     shutil.move(onnx, out / "detector.onnx")
     train_args = {k: v for k, v in model.ckpt["train_args"].items() if isinstance(v, str | int | float | bool | None)}
     config = {
-        "model": "yolo11n.yaml (from scratch)",
-        "classes": ["die"],
+        "model": "yolo11n.yaml, fine-tuned from our die detector" if args.pips else "yolo11n.yaml (from scratch)",
+        "classes": [str(k) for k in range(1, 7)] if args.pips else ["die"],
         "input_size": train_args["imgsz"],
         "weights": "detector.onnx",
         "epochs_trained": int(model.ckpt.get("epoch", -1)) + 1,
         "train_args": train_args,
-        "dataset": json.loads((DATA.parent / "manifest.json").read_text()) | {"images": "(see manifest)"},
+        "dataset": json.loads((DATA.parent / "manifest.json").read_text())
+        | {"images": "(see manifest)", "labels": "faces" if args.pips else "die"},
     }
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     print(f"wrote {out / 'detector.onnx'} and config.json")
@@ -124,8 +146,12 @@ def main() -> None:
     parser.add_argument("--best", action="store_true", help="with --export: best.pt instead of last.pt")
     parser.add_argument("--out", type=Path, default=HERE, help="with --export: where to write the ONNX and config")
     parser.add_argument("--save-checkpoint", action="store_true", help="copy last.pt into the repository")
+    parser.add_argument("--pips", action="store_true", help="the one-stage comparison: a class per face (fine-tune; "
+                        "make_dataset --pips first; --export --pips --out models/dice_pips)")  # fmt: skip
     args = parser.parse_args()
-    if args.export:
+    if args.pips and not args.export:
+        train_pips(args)
+    elif args.export:
         export(args)
     elif args.save_checkpoint:
         save_checkpoint()

@@ -425,6 +425,33 @@ def _register(app: Flask, hub: Hub) -> None:
         referee.pipeline.fixed = referee.pipeline.calibration = calibration
         return jsonify({"ok": True, "file": str(path)})
 
+    @app.get("/api/calibration")
+    def api_calibration_get() -> Any:
+        pipeline = live().pipeline
+        calibration = pipeline.calibration
+        if calibration is None:
+            return jsonify({"calibrated": False})
+        return jsonify({"calibrated": True, "by": "corners" if pipeline.fixed is not None else "mat"}
+                       | calibration.to_json())  # fmt: skip
+
+    @app.post("/api/zones")
+    def api_zones() -> Any:
+        from vision.zones import Calibration, CalibrationError, save_calibration
+
+        pipeline = live().pipeline
+        if pipeline.fixed is None:
+            abort(409, "the mat's zones are printed on it; zones can be moved on a table calibrated by its corners")
+        body = _json_body()
+        try:
+            moved = Calibration.from_json(pipeline.fixed.to_json() | {k: body[k] for k in ("casinos", "rolling_area")
+                                                                      if k in body})  # fmt: skip
+        except CalibrationError as error:
+            abort(400, str(error))
+        path = Path(app.instance_path) / "calibration.json"
+        save_calibration(moved, path)
+        pipeline.fixed = pipeline.calibration = moved
+        return jsonify({"ok": True, "file": str(path)})
+
     @app.post("/api/colours")
     def api_colours() -> Any:
         body = _json_body()

@@ -221,6 +221,24 @@ def test_calibration_by_four_corners_replaces_the_mat(playing, tmp_path):
     assert response.status_code == 200
     assert (tmp_path / "instance" / "calibration.json").exists()
     assert app.extensions["dice-referee"].live.pipeline.fixed is not None
+    calibration = client.get("/api/calibration").get_json()
+    assert calibration["by"] == "corners" and len(calibration["casinos"]) == 6
+    # Move casino 1 a little; a broken polygon is refused and changes nothing.
+    casinos = calibration["casinos"]
+    casinos["1"] = [[x + 5, y] for x, y in casinos["1"]]
+    assert post(client, "/api/zones", {"casinos": casinos}).status_code == 200
+    assert client.get("/api/calibration").get_json()["casinos"]["1"] == casinos["1"]
+    response = post(client, "/api/zones", {"casinos": {"1": [[0, 0]]}})
+    assert response.status_code == 400 and "casinos 1 to 6" in response.get_json()["error"]
+    assert client.get("/api/calibration").get_json()["casinos"]["1"] == casinos["1"]
+
+
+def test_the_mats_zones_are_printed_and_cannot_be_moved(playing):
+    app, client, _ = playing
+    run(app, 3)
+    assert client.get("/api/calibration").get_json()["by"] == "mat"
+    response = post(client, "/api/zones", {"casinos": {}})
+    assert response.status_code == 409 and "printed" in response.get_json()["error"]
 
 
 def test_show_me_your_dice_learns_a_colour_and_keeps_it(playing, tmp_path):

@@ -105,3 +105,28 @@ def test_setup_game_settlement_and_export_in_a_real_browser(server, browser):
     browser.get(base + "/games/1?step=5")
     assert "Step 5 of" in browser.page_source
     browser.save_screenshot(str(SCREENSHOTS / "4-replay.png"))
+
+
+def test_calibration_by_clicking_four_corners_then_zones_to_drag(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    _, base = server
+    browser.get(base + "/setup")
+    browser.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
+    wait_for(lambda: browser.find_elements(By.ID, "video"))
+    time.sleep(1)
+    browser.get(base + "/calibration")
+    image = browser.find_element(By.ID, "still")
+    wait_for(lambda: browser.execute_script("return arguments[0].naturalWidth", image))
+    width, height = image.size["width"], image.size["height"]
+    for fx, fy in ((0.15, 0.15), (0.85, 0.15), (0.9, 0.9), (0.1, 0.9)):  # clockwise from far-left
+        ActionChains(browser).move_to_element_with_offset(image, int((fx - 0.5) * width), int((fy - 0.5) * height)) \
+            .click().perform()  # fmt: skip
+    browser.find_element(By.ID, "save").click()
+    wait_for(lambda: "saved" in browser.find_element(By.ID, "calibration-result").text)
+    browser.refresh()
+    wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#marks polygon")) == 7)  # six casinos and the tray
+    browser.save_screenshot(str(SCREENSHOTS / "5-zones.png"))
+    browser.find_element(By.ID, "save-zones").click()
+    wait_for(lambda: "zones saved" in browser.find_element(By.ID, "calibration-result").text)

@@ -218,6 +218,10 @@ class Observer:
             verdict = self._accept(RoundScored(), snapshot)
             self._awaiting_clear = True
             return [verdict]
+        if phase is Phase.PLACE:
+            wrong = self._wrong_casino(snapshot)
+            if wrong:
+                return self._once("alert", wrong, snapshot)
         problems = findings(snapshot, state)
         reading = [text for problem, text in problems if problem & _READING_PROBLEMS]
         if reading:
@@ -321,6 +325,25 @@ class Observer:
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
         return verdicts
+
+    def _wrong_casino(self, snapshot: TableSnapshot) -> str:
+        """The reason when the player's new dice on a casino show another value of the roll.
+
+        A face that is not in the roll at all is a misreading instead, and is held back as uncertain.
+        """
+        state = self.state
+        roll = state.roll
+        assert roll is not None
+        rolled = {*roll.dice, *roll.biggies, *roll.neutral}
+        expected = TableSnapshot.from_state(state)
+        for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
+            new = Counter(d.pips for d in seen if d.colour in (roll.player, state.neutral)) - Counter(
+                d.pips for d in placed if d.colour in (roll.player, state.neutral))  # fmt: skip
+            for value in sorted(new):
+                if value != number and value in rolled:
+                    return (f"{roll.player} put dice showing {value} on casino {number}: dice go on the casino "
+                            f"of their value (casino {value})")  # fmt: skip
+        return ""
 
     def _try(self, event: Event, snapshot: TableSnapshot) -> list[Verdict]:
         try:

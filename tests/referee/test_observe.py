@@ -93,12 +93,22 @@ def test_dice_on_two_casinos_at_once_is_an_alert():
     assert [v.kind for v in verdicts] == ["alert"] and "casinos 1 and 5" in verdicts[0].reason
 
 
-def test_a_die_showing_another_number_than_its_casino_is_held_back_as_uncertain():
+def test_a_die_showing_a_face_not_rolled_on_a_casino_is_held_back_as_uncertain():
     observer, tray = rolled()
     before = observer.state
-    wrong = (tray[1],)  # a 3
-    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c4=wrong), tray[:1] + tray[2:]))
-    assert [(v.kind, v.reason) for v in verdicts] == [("uncertain", "a red die on casino 4 shows 3")]
+    misread = (replace(tray[1], pips=4),)  # red rolled no 4: the reading is wrong, not the player
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c2=misread), tray[:1] + tray[2:]))
+    assert [(v.kind, v.reason) for v in verdicts] == [("uncertain", "a red die on casino 2 shows 4")]
+    assert observer.state is before
+
+
+def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
+    observer, tray = rolled()
+    before = observer.state
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c4=tray[1:3]), tray[:1] + tray[3:]))  # the two 3s
+    assert [(v.kind, v.reason) for v in verdicts] == [
+        ("alert", "red put dice showing 3 on casino 4: dice go on the casino of their value (casino 3)")
+    ]
     assert observer.state is before
 
 

@@ -248,6 +248,7 @@ def _register(app: Flask, hub: Hub) -> None:
             "players": [c for c in form.getlist("colour") if c],
             "names": {c: n for c, n in zip(form.getlist("colour"), form.getlist("name"), strict=False) if c and n},
             "seed": form.get("seed") or None,
+            "start": form.get("start") or None,
             "deal": form.get("deal", "virtual"),
         }
         _create_game(hub, spec)
@@ -483,6 +484,11 @@ def _create_game(hub: Hub, spec: dict[str, Any]) -> int:
     players = spec.get("players")
     if not isinstance(game, str) or not isinstance(variants, list) or not isinstance(players, list):
         abort(400, "expected 'game' (text), 'variants' (a list) and 'players' (a list of colours)")
+    start = spec.get("start")
+    if start:  # clockwise order kept, the start player first
+        if start not in players:
+            abort(400, f"the start player {start!r} is not one of the players")
+        players = players[players.index(start) :] + players[: players.index(start)]
     names = spec.get("names") or {}
     if not isinstance(names, dict):
         abort(400, "'names' must map colours to names")

@@ -145,6 +145,7 @@ def test_bad_requests_get_clear_4xx_answers(playing):
         (post(client, "/api/games", {"players": "red"}), 400, "a list of colours"),
         (post(client, "/api/games", {"players": ["red", "red"]}), 400, "red"),
         (post(client, "/api/games", {"players": ["red", "blue"], "deal": "whatever"}), 400, "'deal'"),
+        (post(client, "/api/games", {"players": ["red", "blue"], "start": "green"}), 400, "start player"),
         (post(client, "/api/calibration", {"corners": [[0, 0], [1, 1]]}), 400, "four"),
         (client.get("/api/games/999"), 404, "no game 999"),
         (client.get("/api/nothing-here"), 404, "not found"),
@@ -155,6 +156,12 @@ def test_bad_requests_get_clear_4xx_answers(playing):
     assert client.get("/games/999").status_code == 404
     state = client.get("/api/state").get_json()
     assert state["game_id"] == game["id"]  # nothing recorded was lost
+
+
+def test_the_start_player_goes_first_and_the_seats_keep_their_order(tmp_path):
+    client = client_with_csrf(make_app(tmp_path))
+    game = new_game(client, players=("red", "blue", "green"), start="blue")
+    assert game["players"] == ["blue", "green", "red"]
 
 
 def test_a_manual_deal_matches_the_notes_on_the_table(tmp_path):

@@ -25,6 +25,7 @@ __all__ = [
     "LiveSource",
     "StillImagesSource",
     "VideoFileSource",
+    "open_capture",
     "open_source",
 ]
 
@@ -113,7 +114,8 @@ class VideoFileSource:
 class LiveSource:
     """A camera (by index) or a network stream (URL), reconnected with back-off when it drops.
 
-    A stalled or unplugged source is logged and reopened after 0.5 s, 1 s, 2 s ... up to
+    A stalled (no frame for ``STALL_TIMEOUT_MS``) or unplugged source is logged and reopened after
+    0.5 s, 1 s, 2 s ... up to
     ``max_backoff_s``; ``on_status`` hears "connected", "lost: ..." and "reconnecting in ...". The
     frame index keeps counting across reconnections, so nothing downstream is reset.
     """
@@ -122,7 +124,7 @@ class LiveSource:
         self, device: int | str, *, clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep, max_backoff_s: float = 10.0, max_failures: int | None = None,
         on_status: Callable[[str], None] | None = None,
-        opener: Callable[[int | str], cv2.VideoCapture] = cv2.VideoCapture,
+        opener: Callable[[int | str], cv2.VideoCapture] | None = None,
     ) -> None:  # fmt: skip
         self.device = device
         self.clock = clock
@@ -130,7 +132,7 @@ class LiveSource:
         self.max_backoff_s = max_backoff_s
         self.max_failures = max_failures
         self.on_status = on_status or (lambda message: log.info("%s: %s", device, message))
-        self.opener = opener
+        self.opener = opener or open_capture
 
     def frames(self) -> Iterator[Frame]:
         """Frames for as long as the source lives; raises after ``max_failures`` failed reconnections."""
@@ -160,6 +162,16 @@ class LiveSource:
             self.on_status(f"reconnecting in {backoff:g} s")
             self.sleep(backoff)
             backoff = min(backoff * 2, self.max_backoff_s)
+
+
+STALL_TIMEOUT_MS = 5000
+"""A camera or stream that gives no frame for this long counts as lost (and is reopened)."""
+
+
+def open_capture(device: int | str) -> cv2.VideoCapture:
+    """Opens a camera or stream with open and read timeouts, so a stalled source fails instead of hanging."""
+    timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STALL_TIMEOUT_MS, cv2.CAP_PROP_READ_TIMEOUT_MSEC, STALL_TIMEOUT_MS]
+    return cv2.VideoCapture(device, cv2.CAP_ANY, timeouts)
 
 
 def open_source(spec: str, *, fps: float = 2.0, loop: bool = False,

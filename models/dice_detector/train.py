@@ -109,7 +109,7 @@ def export(args: argparse.Namespace) -> None:
     weights = run / "weights" / ("best.pt" if args.best else "last.pt")
     model = YOLO(str(weights))
     onnx = Path(model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], opset=17, simplify=True,
-                             dynamic=False))  # fmt: skip
+                             dynamic=True))  # fmt: skip
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     shutil.move(onnx, out / "detector.onnx")
@@ -118,6 +118,7 @@ def export(args: argparse.Namespace) -> None:
         "model": "yolo11n.yaml, fine-tuned from our die detector" if args.pips else "yolo11n.yaml (from scratch)",
         "classes": [str(k) for k in range(1, 7)] if args.pips else ["die"],
         "input_size": train_args["imgsz"],
+        "dynamic": True,
         "weights": "detector.onnx",
         "epochs_trained": int(model.ckpt.get("epoch", -1)) + 1,
         "train_args": train_args,

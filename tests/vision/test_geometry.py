@@ -103,3 +103,12 @@ def test_missing_or_broken_weights_are_clear_errors(tmp_path):
     (tmp_path / "die_reader" / "config.json").write_text("{broken")
     with pytest.raises(ModelError, match="cannot read"):
         DiceDetector(tmp_path / "dice_detector", tmp_path / "die_reader")
+
+
+def test_rectangular_letterbox_pads_only_to_the_stride():
+    image = np.zeros((720, 1280, 3), np.uint8)
+    out, box = letterbox(image, 416, rect=True)
+    assert out.shape == (256, 416, 3)  # 416x234 content, padded to a multiple of 32
+    assert box.scale == 416 / 1280 and box.pad_x == 0 and box.pad_y == 11
+    square, _ = letterbox(np.zeros((640, 640, 3), np.uint8), 416, rect=True)
+    assert square.shape == (416, 416, 3)

@@ -45,7 +45,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, players: int) ->
     else:
         from vision.detect import DiceDetector
 
-        detector = DiceDetector(rotations=1)
+        detector = DiceDetector()
 
         def reader(image):
             started = time.perf_counter()

@@ -141,7 +141,7 @@ class Hub:
         from vision.detect import MODELS, DiceDetector
 
         models = Path(self.app.config["MODELS"] or MODELS)
-        return DiceDetector(models / "dice_detector", models / "die_reader", rotations=1)
+        return DiceDetector(models / "dice_detector", models / "die_reader")
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

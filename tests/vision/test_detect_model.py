@@ -82,7 +82,7 @@ def test_the_built_in_game_is_refereed_exactly_with_the_model():
     game = RenderedGame(seed=7, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1)
     rules = game.ruleset
     observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(game.seed))))
-    pipeline = TablePipeline(DiceDetector(rotations=1), observer)
+    pipeline = TablePipeline(DiceDetector(), observer)
     complaints = []
     for frame in game.frames():
         complaints += [v.reason for v in pipeline.process(frame).verdicts if v.kind in ("alert", "uncertain")]

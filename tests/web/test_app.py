@@ -270,3 +270,32 @@ def test_a_camera_source_without_weights_or_device_is_a_clear_error(tmp_path):
     assert response.status_code == 409 and "cannot start" in response.get_json()["error"]
     assert client.get("/api/games").get_json()[0]["status"] == "abandoned"
     assert client.get("/").status_code == 302  # back to setup, nothing half-started
+
+
+def test_an_undone_placement_is_recorded_again_by_hand(playing):
+    app, client, game = playing
+    live = run(app, 1)
+    while not any(r.body.get("event") == "placed" for r, _ in live.store.events(game["id"])):
+        live.step()
+    record, _ = live.store.events(game["id"])[-1]
+    assert record.body["event"] == "placed"
+    assert post(client, "/api/undo", {"who": "Bo"}).status_code == 200
+    body = dict(record.body) | {"who": "Bo"}
+    response = post(client, "/api/event", body)
+    assert response.status_code == 200, response.get_json()
+    detail = client.get(f"/api/games/{game['id']}").get_json()
+    assert detail["id"] == game["id"] and detail["state"]["notation"] == response.get_json()["state"]["notation"]
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    assert [(r["kind"], r["who"]) for r in records[-2:]] == [("undo", "Bo"), ("event", "Bo")]
+
+
+def test_the_setup_form_starts_a_game(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    form = {"csrf_token": TOKEN, "game": "las-vegas", "variants": ["biggy"], "colour": ["green", "", "black"],
+            "name": ["Gil", "", "Kim"], "seed": "5", "deal": "virtual"}  # fmt: skip
+    response = client.post("/setup", data=form)
+    assert response.status_code == 302 and response.headers["Location"].endswith("/")
+    game = client.get("/api/games").get_json()[0]
+    assert game["players"] == ["green", "black"] and game["ruleset"] == "las-vegas+biggy"
+    assert game["names"] == {"green": "Gil", "black": "Kim"} and game["seed"] == 5

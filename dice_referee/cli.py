@@ -360,6 +360,9 @@ def run_watch(args: argparse.Namespace) -> int:
         for frame in source.frames():
             showing[0] = frame.index
             report = pipeline.process(frame)
+            if report.calibration is None and frame.index % 300 == 30:
+                print("dice-referee watch: no calibration yet: put the play mat in view (dice-referee mat) or "
+                      "pass --calibration FILE (dice-referee calibrate)", file=sys.stderr)  # fmt: skip
             for verdict in report.verdicts:
                 if record is not None and verdict.kind == "event" and verdict.event is not None:
                     record.write(json.dumps(event_to_json(verdict.event)) + "\n")

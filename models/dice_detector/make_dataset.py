@@ -52,6 +52,36 @@ def render_one(args: tuple[int, str, Path]) -> dict[str, object]:
     return {"image": name, "split": split, "dice": len(lines), "source": "synthetic", "seed": seed}
 
 
+def game_frame(args: tuple[int, str, Path]) -> dict[str, object]:
+    """A still frame of a rendered game on the play mat (the built-in game's look), with its labels."""
+    import numpy as np
+
+    from vision.synth.game import RenderedGame
+
+    seed, split, out = args
+    rng = np.random.default_rng(seed)
+    colours = ["red", "blue", "green", "black", "yellow", "grey", "violet", "orange"]
+    players = [str(c) for c in rng.choice(colours, int(rng.integers(2, 6)), replace=False)]
+    rules = str(rng.choice(["las-vegas", "las-vegas+biggy", "las-vegas+neutral", "las-vegas+neutral+biggy"]))
+    size = [(1280, 720), (1920, 1080), (960, 540), (1024, 768)][int(rng.integers(4))]
+    game = RenderedGame(seed, players, rules, size=size, tilt_deg=float(rng.uniform(0, 45)))
+    busy = [span for span in game.spans if span.moment.snapshot.all_dice()]
+    span = busy[int(rng.integers(len(busy)))] if busy else game.spans[0]
+    index = span.first + span.hand  # at rest, no hand
+    image, truth = game.frame(index), game.truth(index)
+    height, width = image.shape[:2]
+    scale = min(1.0, LONG_SIDE / max(width, height))
+    small = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    name = f"game_{seed:08d}"
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    lines = [_yolo_line(tuple(box), width, height) for box in truth.xyxy]
+    (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+    dice = [{"pips": int(p), "colour": str(c), "biggy": bool(b)}
+            for p, c, b in zip(truth.data["pips"], truth.data["colour"], truth.data["biggy"], strict=True)]  # fmt: skip
+    (out / "labels" / split / f"{name}.json").write_text(json.dumps({"seed": seed, "dice": dice}))
+    return {"image": name, "split": split, "dice": len(lines), "source": "game", "seed": seed}
+
+
 def copy_real(real: Path, out: Path) -> list[dict[str, object]]:
     """Copies the real photos of the train split, every die relabelled as class 0."""
     entries = []
@@ -106,6 +136,8 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=REAL, help="the real-d6-rune55 folder")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--game-frames", type=int, default=0, help="also still frames of rendered games on the "
+                        "play mat (the built-in game's look); 0 reproduces the shipped detector's dataset")  # fmt: skip
     parser.add_argument("--pips", action="store_true", help="derive datasets/dice_pips from the built dataset")
     args = parser.parse_args()
     if args.pips:
@@ -121,11 +153,14 @@ def main() -> None:
     entries = copy_real(args.real, args.out)
     jobs = [(args.seed * 1_000_000 + i, "train", args.out) for i in range(args.synthetic_train)]
     jobs += [(args.seed * 1_000_000 + 500_000 + i, "val", args.out) for i in range(args.synthetic_val)]
+    games = [(args.seed * 1_000_000 + 700_000 + i, "train" if i % 10 else "val", args.out)
+             for i in range(args.game_frames)]  # fmt: skip
     with ProcessPoolExecutor(args.workers) as pool:
         entries += list(pool.map(render_one, jobs, chunksize=8))
+        entries += list(pool.map(game_frame, games, chunksize=4))
     (args.out / "data.yaml").write_text(f"path: {args.out}\ntrain: images/train\nval: images/val\nnames:\n  0: die\n")
     manifest = {"seed": args.seed, "synthetic_train": args.synthetic_train, "synthetic_val": args.synthetic_val,
-                "real": str(args.real), "images": entries}  # fmt: skip
+                "game_frames": args.game_frames, "real": str(args.real), "images": entries}  # fmt: skip
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     counts = {s: sum(1 for e in entries if e["split"] == s) for s in ("train", "val")}
     print(json.dumps({"out": str(args.out), **counts, "dice": sum(int(e["dice"]) for e in entries)}))

@@ -172,12 +172,16 @@ class RenderedGame:
         size = (BIGGY_MM if die.big else DIE_MM) * float(rng.uniform(0.97, 1.03))
         (x0, y0), (x1, y1) = self._zone_rect(zone)
         top_margin = 22.0 if zone else 4.0  # keep casino numbers visible
-        u = v = 0.0
-        for _ in range(200):
-            u = float(rng.uniform(x0 + size, x1 - size))
-            v = float(rng.uniform(y0 + size + top_margin, y1 - size))
-            if all(np.hypot(u - tu, v - tv) > 0.85 * (size + ts) for tu, tv, ts in taken):
-                break
+        # Best-candidate sampling: dice spread out as people leave them, touching only when crowded.
+        candidates = np.column_stack([rng.uniform(x0 + size, x1 - size, 64),
+                                      rng.uniform(y0 + size + top_margin, y1 - size, 64)])  # fmt: skip
+        if taken:
+            others = np.array([(tu, tv) for tu, tv, _ in taken])
+            reach = np.array([0.75 * (size + ts) for _, _, ts in taken])
+            gaps = (np.linalg.norm(candidates[:, None, :] - others[None], axis=2) - reach[None]).min(axis=1)
+            u, v = candidates[int(np.argmax(gaps))]
+        else:
+            u, v = candidates[0]
         x, y = self.mat_to_table(np.array([[u, v]]))[0]
         side = int(rng.choice([s for s in range(1, 7) if s not in (die.pips, 7 - die.pips)]))
         pose = DiePose(float(x), float(y), size, float(rng.uniform(0, 360)), die.pips, side)

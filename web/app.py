@@ -306,7 +306,7 @@ def _register(app: Flask, hub: Hub) -> None:
 
         def frames() -> Any:
             index = -1
-            while True:
+            while hub.live is referee:  # a new game has its own stream: this one ends
                 index, jpeg = referee.wait_frame(index, timeout=5.0)
                 if jpeg is None:
                     if referee.status not in ("starting", "running"):
@@ -332,13 +332,14 @@ def _register(app: Flask, hub: Hub) -> None:
         def stream() -> Any:
             try:
                 yield _sse({"type": "state", "state": referee.state_json()})
-                while True:
+                while hub.live is referee:
                     try:
-                        message = subscription.get(timeout=15)
+                        message = subscription.get(timeout=5)
                     except queue.Empty:
                         yield ": keep-alive\n\n"
                         continue
                     yield _sse(message)
+                yield _sse({"type": "reload"})  # another game started: the page reloads
             finally:
                 referee.broker.unsubscribe(subscription)
 

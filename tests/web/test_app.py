@@ -299,3 +299,15 @@ def test_the_setup_form_starts_a_game(tmp_path):
     game = client.get("/api/games").get_json()[0]
     assert game["players"] == ["green", "black"] and game["ruleset"] == "las-vegas+biggy"
     assert game["names"] == {"green": "Gil", "black": "Kim"} and game["seed"] == 5
+
+
+def test_a_new_game_tells_open_pages_to_reload(playing):
+    app, client, _ = playing
+    run(app, 5)
+    events = client.get("/events", buffered=False)
+    assert next(events.response).startswith(b"event: state")
+    new_game(client, players=("green", "black"), seed=3)
+    rest = b""
+    while b"event: reload" not in rest:
+        rest += next(events.response)
+    events.close()

@@ -98,6 +98,7 @@ source.addEventListener("event", e => {
 });
 source.addEventListener("alert", e => { const m = JSON.parse(e.data); alertBox(m); log("ALERT: " + m.text, "alert"); });
 source.addEventListener("uncertain", e => alertBox(JSON.parse(e.data)));
+source.addEventListener("reload", () => window.location.reload());
 source.addEventListener("status", e => { document.getElementById("status").textContent = JSON.parse(e.data).status; });
 
 async function post(url, body) {

@@ -78,7 +78,7 @@ class Tracker:
             die counts until it is forgotten (so a die missed for a moment does not leave the table).
     """
 
-    def __init__(self, still_s: float = 0.4, radius_mm: float = 9.0, move_mm: float = 3.0, forget_s: float = 1.5,
+    def __init__(self, still_s: float = 0.3, radius_mm: float = 9.0, move_mm: float = 3.0, forget_s: float = 1.5,
                  hold_s: float = 8.0, enter: float = 0.6) -> None:  # fmt: skip
         self.still_s, self.radius_mm, self.move_mm = still_s, radius_mm, move_mm
         self.forget_s, self.hold_s, self.enter = forget_s, hold_s, enter

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import shutil
 import time
 from pathlib import Path
 
@@ -111,6 +112,8 @@ def main() -> None:
     parser.add_argument("--strong", action="store_true",
                         help="v3: any-angle rotation, gamma and greyscale (see augment_strong)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
+    parser.add_argument("--save-checkpoint", action="store_true",
+                        help="copy the run's last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -124,6 +127,14 @@ def main() -> None:
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
     first_epoch = 0
     run.mkdir(parents=True, exist_ok=True)
+    committed = HERE / "checkpoint" / f"{run.name}.pt"
+    if args.save_checkpoint:
+        committed.parent.mkdir(exist_ok=True)
+        shutil.copy(run / "last.pt", committed)
+        print(f"checkpoint saved to {committed}")
+        return
+    if not (run / "last.pt").exists() and committed.exists():  # a fresh clone resumes the committed run
+        shutil.copy(committed, run / "last.pt")
     if (run / "last.pt").exists():
         state = torch.load(run / "last.pt", weights_only=False)
         if state["args"] == vars(args):

@@ -99,6 +99,11 @@ def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, floa
     return result
 
 
+def _recipe(args: dict[str, object]) -> dict[str, object]:
+    """The arguments that define a training run (not where it is written or copied)."""
+    return {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
+
+
 def main() -> None:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -113,7 +118,7 @@ def main() -> None:
                         help="v3: any-angle rotation, gamma and greyscale (see augment_strong)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     parser.add_argument("--save-checkpoint", action="store_true",
-                        help="copy the run's last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
+                        help="copy last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -137,7 +142,7 @@ def main() -> None:
         shutil.copy(committed, run / "last.pt")
     if (run / "last.pt").exists():
         state = torch.load(run / "last.pt", weights_only=False)
-        if state["args"] == vars(args):
+        if _recipe(state["args"]) == _recipe(vars(args)):
             model.load_state_dict(state["model"])
             optimiser.load_state_dict(state["optimiser"])
             schedule.load_state_dict(state["schedule"])

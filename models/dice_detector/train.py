@@ -4,15 +4,18 @@
     python -m models.dice_detector.train --export                                   # last/best -> ONNX
 
 Training runs in ``runs/dice_detector/train`` (ignored by git). A run that stops (the session ends)
-resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from the committed checkpoint
-``models/dice_detector/checkpoint/last.pt``; on resuming, ``--epochs`` sets the length of the schedule
-(the shipped run was started with 40 epochs and shortened to 30 after epoch 13). ``--export`` writes
-``detector.onnx`` and ``config.json`` (the exact arguments that produced it) into this folder.
+resumes from ``runs/.../weights/last.pt`` or, on a fresh clone, from a committed
+``models/dice_detector/checkpoint/last.pt`` (``--save-checkpoint``); on resuming, ``--epochs`` sets the
+length of the schedule (the shipped run was started with 40 epochs and shortened to 30 after epoch 13).
+``--export`` writes ``detector.onnx`` and ``config.json`` (the exact arguments that produced it) into this
+folder. The finished run's weights are kept as ``checkpoint/final.pt``, where fine-tunes start
+(``--pips``, the one-stage comparison).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -24,6 +27,9 @@ ROOT = HERE.parents[1]
 RUN = ROOT / "runs" / "dice_detector" / "train"
 DATA = ROOT / "datasets" / "dice_detector" / "data.yaml"
 CHECKPOINT = HERE / "checkpoint" / "last.pt"
+"""An interrupted run, committed so that another session resumes it (absent once training finished)."""
+FINAL = HERE / "checkpoint" / "final.pt"
+"""The finished detector's weights (best.pt of the shipped run): the start of fine-tunes."""
 
 TRAIN_ARGS = {
     "imgsz": 416,
@@ -61,7 +67,7 @@ def train_pips(args: argparse.Namespace) -> None:
         print(f"resuming from {last}", flush=True)
         YOLO(str(last)).train(resume=True)
         return
-    start = RUN / "weights" / "best.pt"
+    start = RUN / "weights" / "best.pt" if (RUN / "weights" / "best.pt").exists() else FINAL
     model = YOLO("yolo11n.yaml").load(str(start))  # every layer but the class head comes from our detector
     settings = {**TRAIN_ARGS, "single_cls": False, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
                 "close_mosaic": min(3, args.epochs // 3)}  # fmt: skip
@@ -107,6 +113,8 @@ def export(args: argparse.Namespace) -> None:
 
     run = PIPS_RUN if args.pips else RUN
     weights = run / "weights" / ("best.pt" if args.best else "last.pt")
+    if not weights.exists() and not args.pips and FINAL.exists():
+        weights = FINAL  # a fresh clone: the finished run's committed weights
     model = YOLO(str(weights))
     onnx = Path(model.export(format="onnx", imgsz=model.ckpt["train_args"]["imgsz"], opset=17, simplify=True,
                              dynamic=True))  # fmt: skip
@@ -120,13 +128,27 @@ def export(args: argparse.Namespace) -> None:
         "input_size": train_args["imgsz"],
         "dynamic": True,
         "weights": "detector.onnx",
-        "epochs_trained": int(model.ckpt.get("epoch", -1)) + 1,
+        "epochs_trained": _epochs(model.ckpt, run),
         "train_args": train_args,
         "dataset": json.loads((DATA.parent / "manifest.json").read_text())
         | {"images": "(see manifest)", "labels": "faces" if args.pips else "die"},
     }
     (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
     print(f"wrote {out / 'detector.onnx'} and config.json")
+
+
+def _epochs(checkpoint: dict[str, object], run: Path) -> int:
+    """Epochs behind the weights (a finished run's weights no longer say; its results.csv does).
+
+    For best.pt: the epoch of highest fitness, 0.1 mAP50 + 0.9 mAP50-95, as ultralytics chooses it.
+    """
+    epoch = int(checkpoint.get("epoch", -1))  # type: ignore[call-overload]
+    if epoch >= 0 or not (run / "results.csv").exists():
+        return epoch + 1
+    with open(run / "results.csv", newline="") as handle:
+        rows = [{k.strip(): v for k, v in row.items()} for row in csv.DictReader(handle)]
+    best = max(rows, key=lambda r: 0.1 * float(r["metrics/mAP50(B)"]) + 0.9 * float(r["metrics/mAP50-95(B)"]))
+    return int(float(best["epoch"]))
 
 
 def save_checkpoint() -> None:

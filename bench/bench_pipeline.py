@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import time
 
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
 from referee.jsonio import payout_to_json, state_table_json
-from referee.observe import Observer, virtual_deal
-from referee.simulate import Dealer
+from referee.observe import Observer, seeded_deal
 from referee.state import preview
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
@@ -35,7 +33,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, players: int) ->
     colours = ("red", "blue", "green", "black", "yellow")[:players]
     game = RenderedGame(seed=seed, players=colours, rounds=rounds)
     rules = game.ruleset
-    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), seed))
     showing = [0]
     read_seconds = [0.0]
     if reader_name == "truth":

@@ -296,10 +296,9 @@ def run_watch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.errors import RefereeError
-    from referee.observe import Observer, virtual_deal
+    from referee.observe import Observer, seeded_deal
     from referee.record import event_to_json, record_lines
     from referee.rules import find_ruleset
-    from referee.simulate import Dealer
     from referee.state import new_game
     from vision.capture import CaptureError, FrameSource, open_source
     from vision.detect import MODELS, DiceDetector, ModelError
@@ -345,7 +344,7 @@ def run_watch(args: argparse.Namespace) -> int:
             reader = DiceDetector(models / "dice_detector", models / "die_reader")
         except ModelError as error:
             return fail(str(error))
-    observer = Observer(state, deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    observer = Observer(state, deal=seeded_deal(state, seed))
     pipeline = TablePipeline(reader, observer, calibration=calibration)
     record = None
     if args.record:

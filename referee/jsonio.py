@@ -29,7 +29,7 @@ from typing import Any
 from referee.errors import ImpossibleTableError, NotationError
 from referee.rules import VARIANTS, RuleSet, find_ruleset
 from referee.scoring import CasinoPayout, RoundPayout, score_casino
-from referee.state import GameState
+from referee.state import GameState, preview
 from referee.types import CasinoId, Colour
 
 __all__ = [
@@ -40,6 +40,7 @@ __all__ = [
     "settle_json",
     "state_table_json",
     "table_from_json",
+    "table_view_json",
 ]
 
 
@@ -243,6 +244,22 @@ def state_table_json(state: GameState) -> dict[str, Any]:
     if state.neutral is not None:
         out["neutral"] = [str(state.neutral)]
     return out
+
+
+def table_view_json(state: GameState) -> dict[str, Any]:
+    """Where a game stands, as the camera referee and the live page show it.
+
+    Round, phase, the player to act (None when nobody is to roll or place), the casinos in the table
+    shape and the payout preview.
+    """
+    to_act = state.to_act
+    return {
+        "round": state.round,
+        "phase": state.phase.value,
+        "to_act": str(to_act) if to_act is not None else None,
+        "casinos": state_table_json(state)["casinos"],
+        "preview": payout_to_json(preview(state)),
+    }
 
 
 def settle_json(obj: Any) -> dict[str, Any]:

@@ -40,6 +40,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from referee.errors import IllegalEventError
 from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
@@ -49,7 +50,9 @@ from referee.state import GameState, Phase, apply
 from referee.table import DieReading, Problem, TableSnapshot, findings
 from referee.types import Colour
 
-__all__ = ["Observer", "Verdict", "canonical_history", "resumed_deal", "virtual_deal"]
+__all__ = ["Observer", "Verdict", "canonical_history", "seeded_deal", "virtual_deal"]
+
+_K = TypeVar("_K")
 
 _READING_PROBLEMS = (
     Problem.WRONG_NUMBER_OF_CASINOS | Problem.UNKNOWN_COLOUR | Problem.TOO_MANY_DICE_OF_COLOUR
@@ -112,11 +115,12 @@ def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
     return deal
 
 
-def resumed_deal(initial: GameState, seed: int, history: Sequence[Event]) -> Callable[[GameState], BanknotesDealt]:
+def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) -> Callable[[GameState], BanknotesDealt]:
     """:func:`virtual_deal` from ``Dealer(rules, random.Random(seed))``, advanced past a game's history.
 
-    After a restart the pile must be where it was: every deal already made is dealt again (and the
-    leftovers put under the pile) while the history is replayed.
+    ``seed`` deals what :func:`referee.simulate.play` with that seed deals. After a restart the pile
+    must be where it was: every deal already in ``history`` is dealt again (and the leftovers put under
+    the pile) while the history is replayed from ``initial``.
     """
     deal = virtual_deal(Dealer(initial.ruleset, random.Random(seed)))
     state = initial
@@ -142,6 +146,10 @@ def canonical_history(history: Sequence[Event]) -> list[Event]:
             event = replace(event, values=tuple(sorted(event.values)))
         out.append(event)
     return out
+
+
+def _colour(die: DieReading) -> Colour:
+    return die.colour
 
 
 def _key(die: DieReading) -> tuple[Colour, bool, int]:
@@ -273,7 +281,7 @@ class Observer:
     def _roll(self, snapshot: TableSnapshot) -> list[Verdict]:
         state = self.state
         player = state.players[state.turn]
-        added = _added(snapshot, state)
+        added = _added(snapshot, state, _colour)
         if added:
             casinos = ", ".join(str(n) for n in sorted(added))
             return self._once("alert", f"dice appeared on casino {casinos} before {player} rolled: "
@@ -298,7 +306,7 @@ class Observer:
     def _place(self, snapshot: TableSnapshot) -> list[Verdict]:
         state = self.state
         player = state.players[state.turn]
-        added = _added(snapshot, state)
+        added = _added(snapshot, state, _colour)
         if not added:
             return []
         if len(added) > 1:
@@ -335,11 +343,9 @@ class Observer:
         roll = state.roll
         assert roll is not None
         rolled = {*roll.dice, *roll.biggies, *roll.neutral}
-        expected = TableSnapshot.from_state(state)
-        for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
-            new = Counter(d.pips for d in seen if d.colour in (roll.player, state.neutral)) - Counter(
-                d.pips for d in placed if d.colour in (roll.player, state.neutral))  # fmt: skip
-            for value in sorted(new):
+        faces = _added(snapshot, state, lambda d: d.pips if d.colour in (roll.player, state.neutral) else None)
+        for number, new in sorted(faces.items()):
+            for value in sorted(v for v in new if v is not None):
                 if value != number and value in rolled:
                     return (f"{roll.player} put dice showing {value} on casino {number}: dice go on the casino "
                             f"of their value (casino {value})")  # fmt: skip
@@ -352,12 +358,12 @@ class Observer:
             return self._once("alert", str(error), snapshot)
 
 
-def _added(snapshot: TableSnapshot, state: GameState) -> dict[int, Counter[Colour]]:
-    """Per casino, the dice of each colour read there beyond what the state has placed."""
+def _added(snapshot: TableSnapshot, state: GameState, key: Callable[[DieReading], _K]) -> dict[int, Counter[_K]]:
+    """Per casino, the dice read there beyond what the state has placed, counted by ``key``."""
     expected = TableSnapshot.from_state(state)
-    added: dict[int, Counter[Colour]] = {}
+    added: dict[int, Counter[_K]] = {}
     for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
-        more = Counter(d.colour for d in seen) - Counter(d.colour for d in placed)
+        more = Counter(map(key, seen)) - Counter(map(key, placed))
         if more:
             added[number] = more
     return added

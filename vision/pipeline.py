@@ -22,8 +22,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee import Colour, GameState, Phase, RoundScored, preview
-from referee.jsonio import payout_to_json, state_table_json
+from referee import Colour, GameState, RoundScored, preview
+from referee.jsonio import payout_to_json, table_view_json
 from referee.observe import Observer, Verdict
 from referee.record import event_to_json
 from referee.table import TableSnapshot
@@ -185,8 +185,8 @@ class TablePipeline:
         else:
             detections = self.reader(image)
         if calibration is not None and len(detections):
-            zones = calibration.assign(detections.centres)
             table = calibration.to_table(detections.centres)
+            zones = calibration.zones_at(table)
             owners = self._owners(detections)
             sizes = self._sizes_mm(image, calibration, detections) if self.has_biggies else np.zeros(len(detections))
             biggy = self._biggy(sizes, owners)
@@ -241,7 +241,7 @@ def _event_line(verdict: Verdict) -> dict[str, Any]:
 def report_lines(report: Report, last_table: list[Any]) -> list[dict[str, Any]]:
     """The ``watch --json`` lines for one report: events, alerts, uncertain readings, then the table.
 
-    ``last_table`` holds the last table printed (a one-item list, updated here), so that a ``table``
+    ``last_table`` holds the last state seen and its table (a list, updated here), so that a ``table``
     line is only given when the refereed table changes.
     """
     lines: list[dict[str, Any]] = []
@@ -252,16 +252,12 @@ def report_lines(report: Report, last_table: list[Any]) -> list[dict[str, Any]]:
             lines.append({"type": verdict.kind, "frame": verdict.frame_index, "time_s": round(verdict.timestamp_s, 3),
                           "reason": verdict.reason})  # fmt: skip
     state = report.state
-    if state is None:
-        return lines
-    table = state_table_json(state)
-    if not last_table or last_table[0] != table:
-        last_table[:] = [table]
-        to_act = state.to_act
-        lines.append({
-            "type": "table", "frame": report.frame.index, "time_s": round(report.frame.timestamp_s, 3),
-            "round": state.round, "phase": state.phase.value,
-            "to_act": str(to_act) if to_act is not None and state.phase in (Phase.ROLL, Phase.PLACE) else None,
-            "casinos": table["casinos"], "preview": payout_to_json(preview(state)),
-        })  # fmt: skip
+    if state is None or (last_table and last_table[0] is state):
+        return lines  # the game did not move: nor did its table
+    view = table_view_json(state)
+    changed = not last_table or last_table[1] != view["casinos"]
+    last_table[:] = [state, view["casinos"]]
+    if changed:
+        lines.append({"type": "table", "frame": report.frame.index, "time_s": round(report.frame.timestamp_s, 3),
+                      **view})  # fmt: skip
     return lines

@@ -101,7 +101,10 @@ class Calibration:
 
     def assign(self, points_px: np.ndarray) -> np.ndarray:
         """Zone id per image point (a die's box centre): 1..6 casino, 0 rolling area, -1 none."""
-        table = self.to_table(points_px)
+        return self.zones_at(self.to_table(points_px))
+
+    def zones_at(self, table: np.ndarray) -> np.ndarray:
+        """Zone id per table point (N, 2) in millimetres: 1..6 casino, 0 rolling area, -1 none."""
         zones = np.full(len(table), -1, dtype=np.int64)
         for zone, polygon in [*self.casinos.items(), (ROLLING_AREA, self.rolling_area)]:
             contour = polygon.astype(np.float32).reshape(-1, 1, 2)

@@ -21,12 +21,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee import BanknotesDealt, Event, GameState, Phase, RoundScored, outcome, preview
+from referee import Event, GameState, Phase, RoundScored, outcome, preview
 from referee.errors import RefereeError
-from referee.jsonio import payout_to_json, state_table_json
-from referee.narrate import describe
-from referee.observe import Observer, Verdict, resumed_deal
+from referee.jsonio import payout_to_json, table_view_json
+from referee.observe import Observer, Verdict, seeded_deal
+from vision.annotate import annotate
 from vision.capture import CaptureError, Frame, FrameSource
+from vision.detections import Detections
 from vision.pipeline import Report, TablePipeline
 from web.store import Store
 
@@ -121,7 +122,7 @@ class LiveReferee:
         self.info = info
         state = store.state(game_id)
         initial = store.initial_state(game_id)
-        deal = resumed_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
+        deal = seeded_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
         self.observer = Observer(state, deal=deal)
         self.pipeline = TablePipeline(reader, self.observer, calibration=calibration)
         self.last_report: Report | None = None
@@ -194,14 +195,14 @@ class LiveReferee:
         who = "camera"
         if verdict.kind == "event" and verdict.event is not None and verdict.before is not None:
             record = self.store.append_event(self.game_id, verdict.event, who)
-            message = {"type": "event", "seq": record.seq, "text": describe(verdict.event, verdict.before)}
+            message = {"type": "event", "seq": record.seq, "text": str(verdict)}
             if isinstance(verdict.event, RoundScored):
                 message["payout"] = payout_to_json(preview(verdict.before))
                 message["round"] = verdict.before.round
             if verdict.state is not None and verdict.state.phase is Phase.OVER:
                 self.store.set_status(self.game_id, "over")
         elif verdict.kind == "cleared":
-            message = {"type": "event", "text": "the casinos are cleared"}
+            message = {"type": "event", "text": str(verdict)}
         else:
             self.store.append(self.game_id, verdict.kind, who, {"reason": verdict.reason})
             message = {"type": verdict.kind, "text": verdict.reason}
@@ -234,9 +235,9 @@ class LiveReferee:
             RefereeError: when the rules refuse it (nothing is stored).
         """
         with self._lock:
-            self.observer.apply(event)
+            verdict = self.observer.apply(event)
             self.store.append_event(self.game_id, event, who)
-        self.broker.publish({"type": "event", "text": f"{who}: {describe(event, self.observer.state)}"})
+        self.broker.publish({"type": "event", "text": f"{who}: {verdict}"})
         self.broker.publish({"type": "state", "state": self.state_json()})
 
     def undo(self, who: str) -> str:
@@ -287,26 +288,27 @@ class LiveReferee:
 
 def game_json(state: GameState, names: dict[str, str]) -> dict[str, Any]:
     """A game state for the page: table, live payout preview, turn, scoreboard, final result."""
-    to_act = state.to_act
+    view = table_view_json(state)
     result = outcome(state)
+    roll = state.roll
     return {
         "ruleset": state.ruleset.name,
-        "round": state.round,
+        "round": view["round"],
         "rounds": state.ruleset.rounds,
-        "phase": state.phase.value,
-        "to_act": str(to_act) if to_act is not None and state.phase in (Phase.ROLL, Phase.PLACE) else None,
+        "phase": view["phase"],
+        "to_act": view["to_act"],
         "players": [
             {"colour": str(p), "name": names.get(str(p), str(p)), "money": m} for p, m in state.money().items()
         ],
-        "table": state_table_json(state)["casinos"],
-        "preview": payout_to_json(preview(state)),
+        "table": view["casinos"],
+        "preview": view["preview"],
         "roll": None
-        if state.roll is None
+        if roll is None
         else {
-            "player": str(state.roll.player),
-            "dice": list(state.roll.dice),
-            "biggies": list(state.roll.biggies),
-            "neutral": list(state.roll.neutral),
+            "player": str(roll.player),
+            "dice": list(roll.dice),
+            "biggies": list(roll.biggies),
+            "neutral": list(roll.neutral),
         },
         "standings": None
         if result is None
@@ -328,30 +330,20 @@ _ZONE_COLOUR = (60, 200, 255)
 
 
 def annotate_report(image: np.ndarray, report: Report) -> np.ndarray:
-    """The frame with zone outlines and each die labelled (owner colour, pips, Biggy)."""
-    out = image.copy()
-    calibration = report.calibration
-    if calibration is not None:
-        inverse = np.linalg.inv(calibration.homography)
-        for polygon in [*calibration.casinos.values(), calibration.rolling_area]:
-            pixels = cv2.perspectiveTransform(polygon.reshape(-1, 1, 2).astype(np.float64), inverse)
-            cv2.polylines(out, [pixels.astype(np.int32)], True, _ZONE_COLOUR, 2, cv2.LINE_AA)
+    """The frame with zone outlines and each die labelled (pips, owner colour, Biggy)."""
     detections = report.detections
-    pips: Any = detections.data.get("pips", [])
-    for i, (x0, y0, x1, y1) in enumerate(detections.xyxy.astype(int)):
-        owner = str(report.owners[i]) if i < len(report.owners) else "?"
-        big = " B" if i < len(report.biggy) and report.biggy[i] else ""
-        label = f"{owner[:3]} {int(pips[i]) if len(pips) else '?'}{big}"
-        cv2.rectangle(out, (x0, y0), (x1, y1), (255, 255, 255), 2)
-        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(out, label, (x0, max(12, y0 - 4)), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 1,
-                    cv2.LINE_AA)  # fmt: skip
-    if report.calibration is None:
+    if len(report.owners) == len(detections):  # label each die with what the referee makes of it
+        data = {**detections.data, "colour": np.array([str(o) for o in report.owners], dtype=object),
+                "biggy": np.asarray(report.biggy, dtype=bool)}  # fmt: skip
+        detections = Detections(detections.xyxy, detections.confidence, data)
+    out = annotate(image, detections)
+    calibration = report.calibration
+    if calibration is None:
         cv2.putText(out, "no calibration: put the play mat in view", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
                     (0, 0, 255), 2, cv2.LINE_AA)  # fmt: skip
+        return out
+    inverse = np.linalg.inv(calibration.homography)
+    for polygon in [*calibration.casinos.values(), calibration.rolling_area]:
+        pixels = cv2.perspectiveTransform(polygon.reshape(-1, 1, 2).astype(np.float64), inverse)
+        cv2.polylines(out, [pixels.astype(np.int32)], True, _ZONE_COLOUR, 2, cv2.LINE_AA)
     return out
-
-
-def manual_deal(casinos: list[list[int]]) -> BanknotesDealt:
-    """The notes on the physical table, entered by hand, as a deal event (checked by the rules)."""
-    return BanknotesDealt(tuple(tuple(int(n) for n in notes) for notes in casinos))

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
-from referee.observe import Observer, canonical_history, resumed_deal, virtual_deal
+from referee.observe import Observer, canonical_history, seeded_deal, virtual_deal
 from referee.simulate import Dealer, default_players, table_moments
 from referee.table import DieReading, TableSnapshot
 
@@ -188,6 +188,6 @@ def test_a_resumed_virtual_deal_continues_the_same_pile():
     moments = list(table_moments(rules, players, seed))
     halfway = next(m.state for m in moments if m.what == "cleared" and m.state.round == 3)
     initial = new_game(rules, players)
-    deal = resumed_deal(initial, seed, halfway.history)
+    deal = seeded_deal(initial, seed, halfway.history)
     truth = [e for e in moments[-1].state.history if isinstance(e, BanknotesDealt)]
     assert deal(halfway) == truth[2]

@@ -71,17 +71,15 @@ def test_detect_cli_contract(tmp_path):
 
 def test_the_built_in_game_is_refereed_exactly_with_the_model():
     """End to end: the rendered game's first round, read by the committed model, settles exactly."""
-    import random
 
     from referee import new_game
-    from referee.observe import Observer, canonical_history, virtual_deal
-    from referee.simulate import Dealer
+    from referee.observe import Observer, canonical_history, seeded_deal
     from vision.pipeline import TablePipeline
     from vision.synth.game import RenderedGame
 
     game = RenderedGame(seed=7, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1)
     rules = game.ruleset
-    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(game.seed))))
+    observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), game.seed))
     pipeline = TablePipeline(DiceDetector(), observer)
     complaints = []
     for frame in game.frames():

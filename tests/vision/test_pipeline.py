@@ -5,14 +5,11 @@ mat calibration, motion, zones, owner colours, Biggys by table size, tracking an
 trained model's own end-to-end check lives with the model tests.
 """
 
-import random
-
 import numpy as np
 import pytest
 
 from referee import DiceRolled, Phase, new_game
-from referee.observe import Observer, canonical_history, virtual_deal
-from referee.simulate import Dealer
+from referee.observe import Observer, canonical_history, seeded_deal
 from vision.capture import Frame
 from vision.mat import MAT
 from vision.pipeline import TablePipeline, report_lines
@@ -22,7 +19,7 @@ from vision.zones import Calibration, homography_from_corners
 
 def watch(game, calibration=None):
     rules = game.ruleset
-    observer = Observer(new_game(rules, game.players), deal=virtual_deal(Dealer(rules, random.Random(game.seed))))
+    observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), game.seed))
     showing = [0]
     pipeline = TablePipeline(lambda image: game.truth(showing[0]), observer, calibration=calibration)
     lines, last = [], []

@@ -16,6 +16,7 @@ from dice_referee import __version__
 
 if TYPE_CHECKING:
     from referee.rules import RuleSet
+    from referee.state import GameState
     from referee.types import Colour
 
 Handler = Callable[[argparse.Namespace], int]
@@ -346,7 +347,7 @@ def run_watch(args: argparse.Namespace) -> int:
             return fail(str(error))
     observer = Observer(state, deal=seeded_deal(state, seed))
     pipeline = TablePipeline(reader, observer, calibration=calibration)
-    record = None
+    record: TextIO | None = None
     if args.record:
         try:
             record = open(args.record, "w", encoding="utf-8")  # noqa: SIM115 - kept open for the whole game
@@ -363,7 +364,10 @@ def run_watch(args: argparse.Namespace) -> int:
                 print("dice-referee watch: no calibration yet: put the play mat in view (dice-referee mat) or "
                       "pass --calibration FILE (dice-referee calibrate)", file=sys.stderr)  # fmt: skip
             for verdict in report.verdicts:
-                if record is not None and verdict.kind == "event" and verdict.event is not None:
+                if record is not None and verdict.replaces is not None:  # a roll read again: rewrite the record
+                    record.close()
+                    record = _rewrite_record(args.record, pipeline.observer.state)
+                elif record is not None and verdict.kind == "event" and verdict.event is not None:
                     record.write(json.dumps(event_to_json(verdict.event)) + "\n")
                     record.flush()
             for line in report_lines(report, last):
@@ -381,6 +385,22 @@ def run_watch(args: argparse.Namespace) -> int:
         if record is not None:
             record.close()
     return 0
+
+
+def _rewrite_record(path: str, state: GameState) -> TextIO:
+    """Rewrites a game record from ``state``; returns it open for appending.
+
+    Atomic: a crash leaves the old file or the new one, never half of it.
+    """
+    import os
+
+    from referee.record import record_lines
+
+    temporary = f"{path}.tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.writelines(line + "\n" for line in record_lines(state))
+    os.replace(temporary, path)
+    return open(path, "a", encoding="utf-8")
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -19,6 +19,12 @@ Dice left in the tray after a placement (the ones the player takes back) are *st
 new roll. The tracker gives every die a track id; stale dice are recognised by those ids, or by
 their faces when ids are unknown.
 
+A camera misreads now and then, so a roll is confirmed by its placement: the dice on the chosen casino
+and those left in the tray are the roll, read again. A roll that was not seen whole (a die missed)
+is taken from its placement; a roll whose placement contradicts it (a 4 read as a 5, and then a die
+showing 4 is put on casino 4) is corrected from that second reading, when the second reading is a
+legal roll that explains the placement. The correction is an ``event`` verdict with ``replaces`` set.
+
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
     >>> from referee.simulate import Dealer
@@ -87,10 +93,14 @@ class Verdict:
     """For ``event``: the state the event was applied to."""
     state: GameState | None = field(default=None, repr=False)
     """For ``event``: the state after it."""
+    replaces: Event | None = None
+    """For ``event``: the last event of the history, a misread roll, that this event replaces
+    (``before`` is then the state before that roll)."""
 
     def __str__(self) -> str:
         if self.kind == "event" and self.event is not None and self.before is not None:
-            return describe(self.event, self.before)
+            text = describe(self.event, self.before)
+            return f"{text} (the roll read again when its dice were placed)" if self.replaces is not None else text
         if self.kind == "cleared":
             return "the casinos are cleared"
         return self.reason
@@ -171,6 +181,7 @@ class Observer:
         self._awaiting_clear = False
         self._stale: list[DieReading] = []
         self._said: set[tuple[str, str]] = set()
+        self._before_roll: GameState | None = None
 
     @property
     def awaiting_clear(self) -> bool:
@@ -183,6 +194,7 @@ class Observer:
         self._awaiting_clear = False
         self._stale = []
         self._said.clear()
+        self._before_roll = None
 
     def apply(self, event: Event, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).
@@ -193,6 +205,8 @@ class Observer:
         before = self.state
         self.state = apply(before, event)
         self._said.clear()
+        if isinstance(event, DiceRolled):
+            self._before_roll = before
         return Verdict("event", frame_index, timestamp_s, event=event, before=before, state=self.state)
 
     def observe(self, snapshot: TableSnapshot) -> list[Verdict]:
@@ -283,25 +297,65 @@ class Observer:
         player = state.players[state.turn]
         added = _added(snapshot, state, _colour)
         if added:
+            if len(added) == 1:  # the roll was not seen whole (a die missed): read it from its placement
+                ((number, _),) = added.items()
+                own = self._own(self._fresh_tray(snapshot) + _new_dice(snapshot, state, number))
+                event = self._roll_event(state, own)
+                if event is not None and _legal(state, event):
+                    return [self._accept(event, snapshot)]
             casinos = ", ".join(str(n) for n in sorted(added))
             return self._once("alert", f"dice appeared on casino {casinos} before {player} rolled: "
                               f"{player} rolls all their dice in the tray first", snapshot)  # fmt: skip
         fresh = self._fresh_tray(snapshot)
-        own = [d for d in fresh if d.colour is player or (d.colour is state.neutral and state.held_neutral[state.turn])]
+        own = self._own(fresh)
         others = sorted({d.colour.value for d in fresh if d not in own and d.colour is not state.neutral})
         if others and not own:
             return self._once("alert", f"{' and '.join(others)} dice were rolled, but it is {player}'s turn", snapshot)
+        event = self._roll_event(state, own)
+        return self._try(event, snapshot) if event is not None else []
+
+    def _own(self, dice: Sequence[DieReading]) -> list[DieReading]:
+        """The dice the current player rolls: their own, and the neutral dice they hold."""
+        state = self.state
+        player, neutral = state.players[state.turn], state.neutral
+        return [d for d in dice if d.colour is player or (d.colour is neutral and state.held_neutral[state.turn])]
+
+    @staticmethod
+    def _roll_event(state: GameState, own: Sequence[DieReading]) -> DiceRolled | None:
+        """The roll the current player's dice ``own`` show (None when there are none)."""
         if not own:
-            return []
+            return None
+        player = state.players[state.turn]
         mine = _biggies_by_size([d for d in own if d.colour is player], state.held_biggies[state.turn],
                                 state.held_dice[state.turn])  # fmt: skip
-        event = DiceRolled(
+        return DiceRolled(
             player,
             tuple(sorted(d.pips for d in mine if not d.big)),
             tuple(sorted(d.pips for d in mine if d.big)),
             tuple(sorted(d.pips for d in own if d.colour is state.neutral)),
         )
-        return self._try(event, snapshot)
+
+    def _reread_roll(self, snapshot: TableSnapshot, number: int) -> list[Verdict]:
+        """The roll read again from its placement on casino ``number`` and the tray; else nothing.
+
+        Only when the roll read before does not explain the placement and the second reading, a legal
+        roll, does (see the module's description).
+        """
+        state, before = self.state, self._before_roll
+        last = state.history[-1] if state.history else None
+        if before is None or not isinstance(last, DiceRolled) or len(before.history) != len(state.history) - 1:
+            return []
+        own = self._own(self._fresh_tray(snapshot) + _new_dice(snapshot, state, number))
+        event = self._roll_event(before, own)
+        if event is None or canonical_history([event]) == canonical_history([last]) or not _legal(before, event):
+            return []
+        rolled = apply(before, event)
+        if not _legal(rolled, _placement(rolled, number, _added(snapshot, state, _colour)[number])):
+            return []
+        self.state = rolled
+        self._said.clear()
+        return [Verdict("event", snapshot.frame_index, snapshot.timestamp_s, event=event, before=before, state=rolled,
+                        replaces=last)]  # fmt: skip
 
     def _place(self, snapshot: TableSnapshot) -> list[Verdict]:
         state = self.state
@@ -318,17 +372,11 @@ class Observer:
         if strangers:
             return self._once("alert", f"{' and '.join(strangers)} dice were put on casino {number}, but it is "
                               f"{player}'s turn", snapshot)  # fmt: skip
-        roll = state.roll
-        assert roll is not None
-        # Which of the placed dice is the Biggy is known from the roll (sizes are hard to read);
-        # the count of the player's dice is what the camera sees.
-        normal, big = roll.dice.count(number), roll.biggies.count(number)
-        seen = dice[player]
-        if seen != normal + big:
-            big = min(big, seen)
-            normal = seen - big
-        neutral = dice[state.neutral] if state.neutral is not None else 0
-        event = DicePlaced(player, number, normal, big, neutral)
+        event = _placement(state, number, dice)
+        if not _legal(state, event):
+            reread = self._reread_roll(snapshot, number)
+            if reread:
+                return reread  # the placement follows in the next step
         verdicts = self._try(event, snapshot)
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
@@ -356,6 +404,43 @@ class Observer:
             return [self._accept(event, snapshot)]
         except IllegalEventError as error:
             return self._once("alert", str(error), snapshot)
+
+
+def _legal(state: GameState, event: Event) -> bool:
+    try:
+        apply(state, event)
+    except IllegalEventError:
+        return False
+    return True
+
+
+def _placement(state: GameState, number: int, dice: Counter[Colour]) -> DicePlaced:
+    """The placement of the current player's dice (counted by colour in ``dice``) on casino ``number``.
+
+    Which of the placed dice is the Biggy is known from the roll (sizes are hard to read); the count of
+    the player's dice is what the camera sees.
+    """
+    player, roll = state.players[state.turn], state.roll
+    assert roll is not None
+    normal, big = roll.dice.count(number), roll.biggies.count(number)
+    seen = dice[player]
+    if seen != normal + big:
+        big = min(big, seen)
+        normal = seen - big
+    neutral = dice[state.neutral] if state.neutral is not None else 0
+    return DicePlaced(player, number, normal, big, neutral)
+
+
+def _new_dice(snapshot: TableSnapshot, state: GameState, number: int) -> list[DieReading]:
+    """The dice read on casino ``number`` beyond those the state has placed there."""
+    placed = Counter(map(_key, TableSnapshot.from_state(state).casinos[number - 1]))
+    new = []
+    for die in snapshot.casinos[number - 1]:
+        if placed[_key(die)] > 0:
+            placed[_key(die)] -= 1
+        else:
+            new.append(die)
+    return new
 
 
 def _added(snapshot: TableSnapshot, state: GameState, key: Callable[[DieReading], _K]) -> dict[int, Counter[_K]]:

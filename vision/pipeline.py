@@ -234,6 +234,8 @@ def _event_line(verdict: Verdict) -> dict[str, Any]:
         line["event"] = "settled"
         line["round"] = before.round
         line["payout"] = payout_to_json(preview(before))
+    if verdict.replaces is not None:
+        line["replaces"] = event_to_json(verdict.replaces)
     line["text"] = str(verdict)
     return line
 

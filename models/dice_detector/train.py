@@ -54,6 +54,10 @@ TRAIN_ARGS = {
 }
 
 
+TUNE_RUN = ROOT / "runs" / "dice_detector" / "finetune"
+TUNE_ARGS = {"lr0": 0.002, "warmup_epochs": 0.5, "cos_lr": True}
+"""A fine-tune starts from trained weights: a tenth of the learning rate, almost no warm-up."""
+
 PIPS_RUN = ROOT / "runs" / "dice_pips" / "train"
 PIPS_DATA = ROOT / "datasets" / "dice_pips" / "data.yaml"
 
@@ -72,6 +76,25 @@ def train_pips(args: argparse.Namespace) -> None:
     settings = {**TRAIN_ARGS, "single_cls": False, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
                 "close_mosaic": min(3, args.epochs // 3)}  # fmt: skip
     model.train(data=str(PIPS_DATA), project=str(PIPS_RUN.parent), name=PIPS_RUN.name, exist_ok=True, **settings)
+
+
+def finetune(args: argparse.Namespace) -> None:
+    """Fine-tunes the finished detector (``checkpoint/final.pt``) on the current dataset, resumably.
+
+    For a dataset that adds what the shipped run did not see (``make_dataset --game-frames N``: still
+    frames of rendered games on the play mat, the built-in game's look).
+    """
+    from ultralytics import YOLO
+
+    last = TUNE_RUN / "weights" / "last.pt"
+    if last.exists() and not args.restart:
+        print(f"resuming from {last}", flush=True)
+        YOLO(str(last)).train(resume=True)
+        return
+    model = YOLO("yolo11n.yaml").load(str(FINAL))
+    settings = {**TRAIN_ARGS, **TUNE_ARGS, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
+                "close_mosaic": max(1, args.epochs // 2)}  # fmt: skip
+    model.train(data=str(DATA), project=str(TUNE_RUN.parent), name=TUNE_RUN.name, exist_ok=True, **settings)
 
 
 def train(args: argparse.Namespace) -> None:
@@ -111,7 +134,7 @@ def export(args: argparse.Namespace) -> None:
     """Exports the trained weights to ONNX beside their config."""
     from ultralytics import YOLO
 
-    run = PIPS_RUN if args.pips else RUN
+    run = PIPS_RUN if args.pips else TUNE_RUN if args.finetune else RUN
     weights = run / "weights" / ("best.pt" if args.best else "last.pt")
     if not weights.exists() and not args.pips and FINAL.exists():
         weights = FINAL  # a fresh clone: the finished run's committed weights
@@ -122,8 +145,9 @@ def export(args: argparse.Namespace) -> None:
     out.mkdir(parents=True, exist_ok=True)
     shutil.move(onnx, out / "detector.onnx")
     train_args = {k: v for k, v in model.ckpt["train_args"].items() if isinstance(v, str | int | float | bool | None)}
+    tuned = args.pips or args.finetune
     config = {
-        "model": "yolo11n.yaml, fine-tuned from our die detector" if args.pips else "yolo11n.yaml (from scratch)",
+        "model": "yolo11n.yaml, fine-tuned from our die detector" if tuned else "yolo11n.yaml (from scratch)",
         "classes": [str(k) for k in range(1, 7)] if args.pips else ["die"],
         "input_size": train_args["imgsz"],
         "dynamic": True,
@@ -171,9 +195,13 @@ def main() -> None:
     parser.add_argument("--save-checkpoint", action="store_true", help="copy last.pt into the repository")
     parser.add_argument("--pips", action="store_true", help="the one-stage comparison: a class per face (fine-tune; "
                         "make_dataset --pips first; --export --pips --out models/dice_pips)")  # fmt: skip
+    parser.add_argument("--finetune", action="store_true", help="fine-tune checkpoint/final.pt on the current "
+                        "dataset (with --game-frames; --epochs 6); with --export: export the fine-tune")  # fmt: skip
     args = parser.parse_args()
     if args.pips and not args.export:
         train_pips(args)
+    elif args.finetune and not args.export:
+        finetune(args)
     elif args.export:
         export(args)
     elif args.save_checkpoint:

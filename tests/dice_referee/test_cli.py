@@ -202,3 +202,18 @@ def test_calibrate_writes_a_calibration_from_four_corners(tmp_path):
 def test_calibrate_rejects_bad_corners(tmp_path, corners, message):
     out = cli("calibrate", "--corners", corners, "--out", str(tmp_path / "c.json"))
     assert out.returncode == 2 and message in out.stderr and not (tmp_path / "c.json").exists()
+
+
+def test_a_watched_record_is_rewritten_whole_when_a_roll_is_read_again(tmp_path):
+    from dice_referee.cli import _rewrite_record
+    from referee import find_ruleset
+    from referee.record import read_record
+    from referee.simulate import play
+
+    record = tmp_path / "game.jsonl"
+    record.write_text('{"record": "dice-referee"}\n{"half": "of an old rec')
+    *_, (_, state) = play(find_ruleset("las-vegas"), ["red", "blue"], seed=3)
+    with _rewrite_record(str(record), state) as handle:
+        assert handle.writable()
+    assert read_record(record.read_text().splitlines()).history == state.history
+    assert not (tmp_path / "game.jsonl.tmp").exists()

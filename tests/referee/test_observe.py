@@ -61,7 +61,7 @@ def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2)):
     observer.apply(DEAL)
     tray = tuple(DieReading(RED, False, v, track=i) for i, v in enumerate(faces, start=1))
     verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, tray))
-    assert [str(v) for v in verdicts] == ["red rolls 1 2 3 3 5 6 6 6"]
+    assert [str(v) for v in verdicts] == [f"red rolls {' '.join(map(str, sorted(faces)))}"]
     return observer, tray
 
 
@@ -130,6 +130,41 @@ def test_a_roll_out_of_turn_and_a_partial_roll_are_alerts():
     assert [v.kind for v in verdicts] == ["alert"]
     assert verdicts[0].reason == "red rolled 7 dice but holds 8: every die still held must be rolled"
     assert observer.state.phase is Phase.ROLL
+
+
+def test_a_roll_seen_without_one_die_is_read_from_its_placement():
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    roll = tuple(DieReading(RED, False, v, track=i) for i, v in enumerate((1, 3, 3, 5, 6, 6, 6, 2), start=1))
+    verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, roll[:7]))  # the 2 was missed
+    assert [v.kind for v in verdicts] == ["alert"] and "rolled 7 dice" in verdicts[0].reason
+    # Red places the two 3s; the tray now shows the other six dice, the 2 among them.
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c3=roll[1:3]), roll[:1] + roll[3:]))
+    assert [str(v) for v in verdicts] == ["red rolls 1 2 3 3 5 6 6 6", "red places 2 dice showing 3 on casino 3"]
+    assert observer.state.to_act is BLUE and observer.state.casinos[2].dice[0] == 2
+
+
+def test_a_misread_roll_is_corrected_by_its_placement():
+    observer, tray = rolled((1, 3, 3, 5, 6, 6, 6, 4))  # the last die shows 2: read as 4
+    misread = observer.state.history[-1]
+    before_roll = observer.state.history[:-1]
+    shown = replace(tray[7], pips=2)  # placed on casino 2, read right this time
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c2=[shown]), tray[:7]))
+    assert [v.kind for v in verdicts] == ["event", "event"]
+    assert verdicts[0].replaces == misread and verdicts[0].event == DiceRolled(RED, (1, 2, 3, 3, 5, 6, 6, 6))
+    assert verdicts[0].before.history == before_roll
+    assert str(verdicts[0]) == "red rolls 1 2 3 3 5 6 6 6 (the roll read again when its dice were placed)"
+    assert str(verdicts[1]) == "red places 1 die showing 2 on casino 2"
+    assert observer.state.history[len(before_roll)] == DiceRolled(RED, (1, 2, 3, 3, 5, 6, 6, 6))
+
+
+def test_a_placement_that_the_roll_read_again_does_not_explain_stays_an_alert():
+    observer, tray = rolled()
+    before = observer.state
+    # Two 6s on casino 6 and the third left in the tray: read again, the roll is the same; the rule stands.
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[4:6]), tray[:4] + tray[6:]))
+    assert [v.kind for v in verdicts] == ["alert"] and verdicts[0].replaces is None
+    assert observer.state is before
 
 
 def test_dice_taken_off_a_casino_mid_round_is_an_alert_until_put_back():

@@ -10,6 +10,7 @@ import pytest
 
 from referee import DiceRolled, Phase, new_game
 from referee.observe import Observer, canonical_history, seeded_deal
+from tests.vision.games import misreading_first_roll
 from vision.capture import Frame
 from vision.mat import MAT
 from vision.pipeline import TablePipeline, report_lines
@@ -17,11 +18,13 @@ from vision.synth.game import RenderedGame
 from vision.zones import Calibration, homography_from_corners
 
 
-def watch(game, calibration=None):
+def watch(game, calibration=None, reader=None):
+    """Watches a rendered game; ``reader(frame_index)`` gives the dice read (default: the game's truth)."""
     rules = game.ruleset
     observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), game.seed))
     showing = [0]
-    pipeline = TablePipeline(lambda image: game.truth(showing[0]), observer, calibration=calibration)
+    read = reader or game.truth
+    pipeline = TablePipeline(lambda image: read(showing[0]), observer, calibration=calibration)
     lines, last = [], []
     for frame in game.frames():
         showing[0] = frame.index
@@ -74,6 +77,29 @@ def test_a_webcam_on_a_shelf_45_degrees_from_vertical():
     game = RenderedGame(seed=13, players=("red", "blue"), size=(1280, 720), fps=5, rounds=1, tilt_deg=45)
     observer, lines = watch(game)
     assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+
+
+def test_a_die_misread_in_the_roll_is_read_again_when_it_is_placed():
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    misreading, _ = misreading_first_roll(game)
+    observer, lines = watch(game, reader=misreading)
+    events = [line for line in lines if line["type"] == "event"]
+    rolls = [e for e in events if e["event"] == "rolled"]
+    assert "replaces" not in rolls[0] and rolls[1]["replaces"]["event"] == "rolled"
+    assert "read again" in rolls[1]["text"]
+    assert [line for line in lines if line["type"] == "alert"] == []
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+
+
+def test_a_die_missed_in_the_roll_is_found_when_the_roll_is_placed():
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    missing, _ = misreading_first_roll(game, miss=True)
+    observer, lines = watch(game, reader=missing)
+    alerts = [line["reason"] for line in lines if line["type"] == "alert"]
+    assert alerts == ["red rolled 7 dice but holds 8: every die still held must be rolled"]
+    events = [line["event"] for line in lines if line["type"] == "event"]
+    assert events[:3] == ["dealt", "rolled", "placed"]
     assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
 
 

@@ -38,3 +38,26 @@ def test_the_page_sees_the_final_result_with_the_tie_break():
     assert ranks == sorted(ranks) and ranks[0] == 1 and len(view["standings"]) == 4
     fresh = game_json(new_game(find_ruleset("las-vegas"), ["red", "blue"]), {"red": "Ann"})
     assert fresh["players"][0] == {"colour": "red", "name": "Ann", "money": 0} and fresh["standings"] is None
+
+
+def test_a_roll_read_again_is_stored_as_an_undo_and_the_new_roll(tmp_path):
+    from tests.vision.games import misreading_first_roll
+    from vision.synth.game import RenderedGame
+    from web.live import LiveReferee
+    from web.store import Store
+
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    read, _ = misreading_first_roll(game)
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    game_id = store.new_game("las-vegas", ["red", "blue"], {}, None, seed=7)
+    showing = [0]
+    live = LiveReferee(store, game_id, game, lambda image: read(showing[0]), realtime=False,
+                       on_frame=lambda index: showing.__setitem__(0, index))  # fmt: skip
+    live.begin()
+    while live.step():
+        pass
+    undos = [r for r in store.records(game_id) if r.kind == "undo"]
+    assert len(undos) == 1 and undos[0].who == "camera"
+    undone = next(r for r in store.records(game_id) if r.seq == undos[0].body["seq"])
+    assert undone.kind == "event" and undone.body["event"] == "rolled"
+    assert store.state(game_id).history == live.observer.state.history

@@ -277,10 +277,11 @@ class RenderedGame:
     def truth(self, index: int) -> Detections:
         """The dice frame ``index`` shows, as a perfect reader would give them (hands do not hide them).
 
-        Columns ``pips``, ``colour`` (palette name), ``biggy``; confidence 1.
+        Columns ``pips``, ``colour`` (palette name), ``biggy``, and ``track`` (which physical die it is);
+        confidence 1.
         """
         _, shown, _ = self._shown(index)
-        boxes, pips, colours, biggy = [], [], [], []
+        boxes, pips, colours, biggy, tracks = [], [], [], [], []
         for pose, die in self._layouts[shown]:
             corners = [c + a * u + b * v for _, c, _, u, v in die_faces(pose) for a in (-1, 1) for b in (-1, 1)]
             pixels = self.camera.project(np.array(corners))
@@ -288,9 +289,10 @@ class RenderedGame:
             pips.append(die.pips)
             colours.append(die.colour.value)
             biggy.append(die.big)
+            tracks.append(die.track)
         return Detections(np.array(boxes, np.float32).reshape(-1, 4), np.ones(len(boxes), np.float32),
                           {"pips": np.array(pips, int), "colour": np.array(colours, object),
-                           "biggy": np.array(biggy, bool)})  # fmt: skip
+                           "biggy": np.array(biggy, bool), "track": np.array(tracks, int)})  # fmt: skip
 
     def frame(self, index: int) -> np.ndarray:
         """Frame ``index`` (BGR): the previous moment under a moving hand, then this moment at rest."""

@@ -20,6 +20,7 @@ import argparse
 import json
 import statistics
 import time
+from pathlib import Path
 
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
 from referee.jsonio import payout_to_json, state_table_json
@@ -29,7 +30,8 @@ from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
 
-def bench_game(seed: int, rounds: int | None, reader_name: str, players: int) -> dict[str, object]:
+def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, models: Path | None = None,
+               ) -> dict[str, object]:  # fmt: skip
     colours = ("red", "blue", "green", "black", "yellow")[:players]
     game = RenderedGame(seed=seed, players=colours, rounds=rounds)
     rules = game.ruleset
@@ -41,9 +43,10 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, players: int) ->
         def reader(image):
             return game.truth(showing[0])
     else:
-        from vision.detect import DiceDetector
+        from vision.detect import MODELS, DiceDetector
 
-        detector = DiceDetector()
+        folder = models or MODELS
+        detector = DiceDetector(folder / "dice_detector", folder / "die_reader")
 
         def reader(image):
             started = time.perf_counter()
@@ -98,8 +101,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None, help="film only the first N rounds of each game")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
+    parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
     args = parser.parse_args()
-    results = [bench_game(seed, args.rounds, args.reader, args.players) for seed in args.seeds]
+    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models) for seed in args.seeds]
     for result in results:
         print(json.dumps(result))
     total_rounds = sum(int(r["rounds"]) for r in results)

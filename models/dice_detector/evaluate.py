@@ -1,11 +1,13 @@
 """Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
 
-    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--speed 30]
+    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--games 3] [--speed 30]
 
 - Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
   YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
   and reads its pips; a photo is *perfect* when every die is read right and nothing else is detected.
 - Synthetic held-out scenes (seeds never used for training): the same, plus colour and Biggy.
+- The built-in game's look (``--games N``): frames at rest of N rendered games on the play mat
+  (1280x720, seeds never used for training), the same figures.
 - Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages).
 
 Writes ``metrics.json`` and ``metrics.csv`` beside this file and prints them.
@@ -149,6 +151,28 @@ def evaluate_synthetic(detector: DiceDetector, count: int) -> Tally:
     return tally
 
 
+GAME_SEED = 9_200_000  # far from the training games (make_dataset --game-frames: 1_700_000 + i)
+
+
+def evaluate_games(detector: DiceDetector, count: int) -> Tally:
+    """Frames at rest of rendered games on the play mat (one per moment with dice, first round)."""
+    from vision.synth.game import RenderedGame
+
+    tally = Tally()
+    players = [("red", "blue"), ("green", "yellow", "black"), ("blue", "violet"), ("red", "grey", "orange")]
+    rules = ["las-vegas", "las-vegas+biggy", "las-vegas+neutral", "las-vegas"]
+    for index in range(count):
+        game = RenderedGame(GAME_SEED + index, players[index % 4], rules[index % 4], size=(1280, 720), fps=5,
+                            rounds=1)  # fmt: skip
+        for span in game.spans:
+            if span.still and span.moment.snapshot.all_dice():
+                frame = span.first + span.hand + span.still // 2
+                truth = game.truth(frame)
+                score_image(tally, truth.xyxy, [int(p) for p in truth.data["pips"]], detector(game.frame(frame)),
+                            [str(c) for c in truth.data["colour"]], [bool(b) for b in truth.data["biggy"]])  # fmt: skip
+    return tally
+
+
 def measure_speed(detector: DiceDetector, frames: int) -> dict[str, float]:
     """Median and 90th-percentile milliseconds per 1280x720 frame, both stages."""
     from vision.synth.scene import render_scene
@@ -169,6 +193,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", type=Path, default=REAL, help="folder with images/ and labels/ (and split.csv)")
     parser.add_argument("--synthetic", type=int, default=150, help="held-out rendered scenes")
+    parser.add_argument("--games", type=int, default=3, help="rendered games on the play mat (frames at rest)")
     parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
     parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
@@ -183,6 +208,8 @@ def main() -> None:
         results["real_val"] = evaluate_real(detector, args.real).summary()
     if args.synthetic:
         results["synthetic_heldout"] = evaluate_synthetic(detector, args.synthetic).summary()
+    if args.games:
+        results["builtin_games"] = evaluate_games(detector, args.games).summary()
     if args.speed:
         results["speed_1280x720"] = measure_speed(detector, args.speed)
     print(json.dumps(results, indent=1))

@@ -9,9 +9,12 @@ millimetres, so perspective does not matter) and says the table is settled when
   it is there the last settled reading holds, and dice hidden under it keep their tracks), and
 - every die counted has lain still, at the same spot, for ``still_s`` seconds.
 
-A settled reading takes each die's majority reading over that window (so one misread frame does
-not count) and becomes a :class:`referee.table.TableSnapshot`, with each die's track id: the same id
-means the same die, unmoved. A new snapshot is only given when the reading changes.
+A settled reading takes each die's majority reading, weighted by the reader's confidence, over every
+frame since the picture last moved (up to ``vote_s``; so one misread frame does not count, and the
+longer a die lies still the surer its reading), and becomes a :class:`referee.table.TableSnapshot`,
+with each die's track id: the same id means the same die, unmoved. While a die's readings disagree
+(its majority has less than ``agree`` of the weight) the table waits up to ``patience_s`` longer for
+more frames. A new snapshot is only given when the reading changes.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ class _Track:
     last_s: float
     seen: deque[tuple[float, float, float, int, tuple[Colour, bool, int], float, float]] = field(default_factory=deque)
     """(time, x, y, zone, (colour, big, pips), confidence, size) of each sighting in the recent past."""
+    votes: deque[tuple[float, tuple[Colour, bool, int], float]] = field(default_factory=deque)
+    """(time, (colour, big, pips), confidence) of each sighting over the last ``vote_s``."""
     counted: bool = False
     rest: tuple[float, float] | None = None
     """Where the die lay when last read; a die found resting elsewhere gets a new id."""
@@ -76,12 +81,17 @@ class Tracker:
         hold_s: the longest an unseen die is kept at all.
         enter: share of the frames in the window a die must be seen in to start counting; a counted
             die counts until it is forgotten (so a die missed for a moment does not leave the table).
+        vote_s: the longest stretch of still frames a die's reading is voted over.
+        agree: the share of the (confidence-weighted) votes its majority reading needs at once.
+        patience_s: how much longer than ``still_s`` the table waits for a die's readings to agree.
     """
 
     def __init__(self, still_s: float = 0.3, radius_mm: float = 9.0, move_mm: float = 3.0, forget_s: float = 1.5,
-                 hold_s: float = 8.0, enter: float = 0.6) -> None:  # fmt: skip
+                 hold_s: float = 8.0, enter: float = 0.6, vote_s: float = 2.0, agree: float = 0.75,
+                 patience_s: float = 0.7) -> None:  # fmt: skip
         self.still_s, self.radius_mm, self.move_mm = still_s, radius_mm, move_mm
         self.forget_s, self.hold_s, self.enter = forget_s, hold_s, enter
+        self.vote_s, self.agree, self.patience_s = vote_s, agree, patience_s
         self.tracks: list[_Track] = []
         self._next_id = 1
         self._frames: deque[float] = deque()
@@ -148,6 +158,21 @@ class Tracker:
         track.seen.append((time_s, s.x_mm, s.y_mm, s.zone, (s.colour, s.big, s.pips), s.confidence, s.size_mm))
         while track.seen and track.seen[0][0] < time_s - self.still_s - 1e-9:
             track.seen.popleft()
+        track.votes.append((time_s, (s.colour, s.big, s.pips), s.confidence))
+        while track.votes and track.votes[0][0] < time_s - self.vote_s - 1e-9:
+            track.votes.popleft()
+
+    def _reading(self, track: _Track) -> tuple[tuple[Colour, bool, int], float]:
+        """A die's majority reading since the picture last moved, and its share of the votes."""
+        votes: Counter[tuple[Colour, bool, int]] = Counter()
+        for time_s, reading, confidence in track.votes:
+            if time_s > self._last_motion_s:
+                votes[reading] += max(confidence, 1e-3)
+        if not votes:  # seen only while something moved: its latest sightings
+            for *_, reading, confidence, _ in track.seen:
+                votes[reading] += max(confidence, 1e-3)
+        reading, weight = votes.most_common(1)[0]
+        return reading, weight / sum(votes.values())
 
     def _forget(self, time_s: float) -> None:
         """Drops the dice that are gone.
@@ -188,6 +213,9 @@ class Tracker:
             positions = np.array([(x, y) for _, x, y, *_ in track.seen])
             if len(positions) and np.linalg.norm(positions - np.median(positions, axis=0), axis=1).max() > self.move_mm:
                 return False
+            rested_s = time_s - max(self._last_motion_s, track.first_s)
+            if self._reading(track)[1] < self.agree and rested_s < self.still_s + self.patience_s - 1e-9:
+                return False  # its readings disagree: a few more frames
         return True
 
     def _snapshot(self, frame_index: int, time_s: float) -> TableSnapshot:
@@ -197,11 +225,7 @@ class Tracker:
             if not track.counted:
                 continue
             zone = Counter(entry[3] for entry in track.seen).most_common(1)[0][0]
-            votes: Counter[tuple[Colour, bool, int]] = Counter()
-            for *_, reading, confidence, _ in track.seen:
-                votes[reading] += confidence
-            (colour, big, pips), weight = votes.most_common(1)[0]
-            confidence = weight / max(sum(votes.values()), 1e-9)
+            (colour, big, pips), confidence = self._reading(track)
             if (
                 track.rest is not None
                 and np.hypot(track.x_mm - track.rest[0], track.y_mm - track.rest[1]) > self.move_mm

@@ -199,9 +199,13 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
     parser.add_argument("--detector", type=Path, help="another detector folder, e.g. the one-stage models/dice_pips "
                         "(its classes are the faces; the die reader then gives only the colour)")  # fmt: skip
+    parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
+    parser.add_argument("--turns", type=int, help="another number of quarter turns read per die (a comparison)")
     args = parser.parse_args()
-    detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader")
-    if args.detector:
+    options = {"confidence": args.confidence, "rotations": args.turns}
+    detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
+                            **{k: v for k, v in options.items() if v is not None})  # fmt: skip
+    if args.detector or args.confidence is not None or args.turns is not None:
         args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():

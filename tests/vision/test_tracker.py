@@ -47,6 +47,31 @@ def test_flicker_and_single_misreads_do_not_change_the_reading():
     assert [(d.colour, d.pips) for d in snapshot.tray] == [(BLUE, 6)]
 
 
+def test_a_die_whose_readings_disagree_holds_the_table_a_little_longer():
+    tracker = Tracker(still_s=0.3, patience_s=0.7, agree=0.75)
+    # Read 3 and 5 in turn: no reading is sure, so the table waits, but not for ever.
+    out = run(tracker, [[die(100, 50, pips=3 if i % 2 else 5)] for i in range(20)])
+    assert list(out) == [10]  # 0.3 s + 0.7 s
+    assert Tracker(still_s=0.3).update(0, 0.0, [die(100, 50)]) is None
+    sure = run(Tracker(still_s=0.3), [[die(100, 50, pips=3 if i % 5 else 5)] for i in range(20)])
+    assert list(sure) == [3]  # four in five agree: no waiting
+
+
+def test_the_longer_a_die_rests_the_surer_its_reading():
+    tracker = Tracker(still_s=0.3, vote_s=2.0)
+    frames = [[die(100, 50, pips=3)] for _ in range(15)] + [[die(100, 50, pips=5)] for _ in range(5)]
+    out = run(tracker, frames)  # half a second of misreads after 1.5 s of 3s
+    assert [d.pips for s in out.values() for d in s.casinos[2]] == [3]
+
+
+def test_a_confident_reading_outweighs_unsure_ones():
+    tracker = Tracker(still_s=0.3)
+    frames = [[Sighting(100, 50, 3, RED, False, 3 if i % 3 == 0 else 5, 0.95 if i % 3 == 0 else 0.2)]
+              for i in range(12)]  # fmt: skip
+    out = run(tracker, frames)
+    assert [d.pips for s in out.values() for d in s.casinos[2]][-1] == 3
+
+
 def test_while_a_hand_moves_over_the_table_the_last_reading_holds_and_dice_keep_their_tracks():
     tracker = Tracker()
     table = [die(100, 50), die(140, 50, zone=4, pips=4)]

@@ -131,6 +131,15 @@ def _config(folder: Path) -> dict[str, object]:
 class DiceDetector:
     """Finds and reads every die in a BGR image. Holds the two ONNX sessions (the only state).
 
+    Args:
+        detector_dir: folder of the die detector (``detector.onnx`` and its ``config.json``).
+        reader_dir: folder of the die reader (``reader.onnx`` and its ``config.json``).
+        confidence: the detector's confidence threshold.
+        iou: overlap above which the weaker of two boxes is dropped.
+        rotations: quarter turns averaged for a die read with less than ``sure`` confidence at first
+            (a face reads the same turned; test-time augmentation where it is needed).
+        sure: the pips confidence at which one reading is enough.
+
     Example:
         >>> detector = DiceDetector()  # doctest: +SKIP
         >>> detections = detector(cv2.imread("table.jpg"))  # doctest: +SKIP
@@ -138,7 +147,8 @@ class DiceDetector:
     """
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
-                 confidence: float = 0.35, iou: float = 0.5, rotations: int = 4) -> None:  # fmt: skip
+                 confidence: float = 0.35, iou: float = 0.5, rotations: int = 4, sure: float = 0.9,
+                 ) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
@@ -154,6 +164,7 @@ class DiceDetector:
         self.confidence = confidence
         self.iou = iou
         self.rotations = max(1, min(4, rotations))
+        self.sure = sure
 
     def find(self, image: np.ndarray) -> Detections:
         """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence."""
@@ -184,7 +195,10 @@ class DiceDetector:
                      "biggy": np.zeros(0, bool), "body": np.zeros((0, 3), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
-        pip_p, colour_p = read_crops(self.reader, crops, self.rotations)
+        pip_p, colour_p = read_crops(self.reader, crops, 1)
+        unsure = pip_p.max(1) < self.sure  # only these are read again, turned (most dice are read at once)
+        if self.rotations > 1 and unsure.any():
+            pip_p[unsure], colour_p[unsure] = read_crops(self.reader, crops[unsure], self.rotations)
         one_stage = "face" in detections.data
         data = {
             **detections.data,

@@ -201,11 +201,12 @@ def main() -> None:
                         "(its classes are the faces; the die reader then gives only the colour)")  # fmt: skip
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     parser.add_argument("--turns", type=int, help="another number of quarter turns read per die (a comparison)")
+    parser.add_argument("--sure", type=float, help="another confidence at which one turn is enough (a comparison)")
     args = parser.parse_args()
-    options = {"confidence": args.confidence, "rotations": args.turns}
+    options = {"confidence": args.confidence, "rotations": args.turns, "sure": args.sure}
     detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
                             **{k: v for k, v in options.items() if v is not None})  # fmt: skip
-    if args.detector or args.confidence is not None or args.turns is not None:
+    if args.detector or any(v is not None for v in options.values()):
         args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():

@@ -24,6 +24,10 @@ and those left in the tray are the roll, read again. A roll that was not seen wh
 is taken from its placement; a roll whose placement contradicts it (a 4 read as a 5, and then a die
 showing 4 is put on casino 4) is corrected from that second reading, when the second reading is a
 legal roll that explains the placement. The correction is an ``event`` verdict with ``replaces`` set.
+Likewise a die on casino n can only show n: the faces of dice already placed there are known, and the
+player's new dice there are taken to show n when their count is exactly the roll's count of n and no
+n is left in the tray (a 2 read as a 3 on casino 2 does not hold the game up); otherwise a face that
+is not n is held back as uncertain, or an alert when it is a value of the roll (the wrong casino).
 
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
@@ -240,6 +244,7 @@ class Observer:
             verdict = self._accept(RoundScored(), snapshot)
             self._awaiting_clear = True
             return [verdict]
+        snapshot = self._implied_faces(snapshot)
         if phase is Phase.PLACE:
             wrong = self._wrong_casino(snapshot)
             if wrong:
@@ -381,6 +386,51 @@ class Observer:
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
         return verdicts
+
+    def _implied_faces(self, snapshot: TableSnapshot) -> TableSnapshot:
+        """The snapshot with the faces a die on casino n must show set to n, where nothing else can be.
+
+        Per casino and colour: when no more dice lie there than the state has placed, they are all
+        placed dice; when the current player's new dice (and neutral ones) match their roll's count of
+        n, with no n left in the tray, they are the placement of that value (see the module's description).
+        """
+        state = self.state
+        expected = TableSnapshot.from_state(state)
+        explained = self._explained_placements(snapshot) if state.phase is Phase.PLACE else set()
+        casinos = []
+        for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
+            more = Counter(map(_colour, seen)) - Counter(map(_colour, placed))
+            casinos.append(tuple(
+                replace(die, pips=number) if die.pips != number and (not more[die.colour] or number in explained)
+                else die
+                for die in seen
+            ))  # fmt: skip
+        return replace(snapshot, casinos=tuple(casinos))
+
+    def _explained_placements(self, snapshot: TableSnapshot) -> set[int]:
+        """The casinos whose new dice are exactly the current roll's dice of that casino's value."""
+        state = self.state
+        roll = state.roll
+        assert roll is not None
+        player, neutral = roll.player, state.neutral
+        added = _added(snapshot, state, _colour)
+        if len(added) != 1:
+            return set()
+        ((number, dice),) = added.items()
+        left = [d.pips for d in self._own(self._fresh_tray_view(snapshot))]
+        counts_match = dice[player] == roll.dice.count(number) + roll.biggies.count(number) and (
+            neutral is None or dice[neutral] == roll.neutral.count(number)
+        )
+        strangers = any(colour not in (player, neutral) for colour in dice)
+        return {number} if counts_match and not strangers and number not in left else set()
+
+    def _fresh_tray_view(self, snapshot: TableSnapshot) -> list[DieReading]:
+        """:meth:`_fresh_tray` without forgetting the stale dice (a look, not a step)."""
+        stale = self._stale
+        try:
+            return self._fresh_tray(snapshot)
+        finally:
+            self._stale = stale
 
     def _wrong_casino(self, snapshot: TableSnapshot) -> str:
         """The reason when the player's new dice on a casino show another value of the roll.

@@ -102,6 +102,29 @@ def test_a_die_showing_a_face_not_rolled_on_a_casino_is_held_back_as_uncertain()
     assert observer.state is before
 
 
+def test_a_placed_die_misread_on_its_casino_does_not_hold_the_game_up():
+    observer, tray = rolled()
+    observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[4:7]), tray[:4] + tray[7:]))
+    misread = (tray[4], replace(tray[5], pips=5), tray[6])  # a placed 6 now read as 5
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c6=misread), blue))
+    assert [str(v) for v in verdicts] == ["blue rolls 1 2 3 4 5 6 6 6"]
+
+
+def test_the_placement_of_all_dice_of_a_value_stands_when_one_is_misread_on_the_casino():
+    observer, tray = rolled()
+    sixes = (tray[4], replace(tray[5], pips=5), tray[6])  # three 6s put on casino 6, one read as 5
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c6=sixes), tray[:4] + tray[7:]))
+    assert [str(v) for v in verdicts] == ["red places 3 dice showing 6 on casino 6"]
+
+
+def test_a_wrong_face_on_a_casino_counts_when_the_counts_do_not_explain_it():
+    observer, tray = rolled()
+    # Two 6s and the 5 on casino 6, the third 6 left in the tray: the 5 is really there.
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[3:6]), tray[:3] + tray[6:]))
+    assert [v.kind for v in verdicts] == ["alert"] and "showing 5 on casino 6" in verdicts[0].reason
+
+
 def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
     observer, tray = rolled()
     before = observer.state

@@ -369,6 +369,9 @@ class Observer:
         if not added:
             return []
         if len(added) > 1:
+            caught_up = self._missed_placement(snapshot, added)
+            if caught_up:
+                return caught_up
             casinos = " and ".join(str(n) for n in sorted(added))
             return self._once("alert", f"dice were put on casinos {casinos}: {player} places the dice of one "
                               "value on the casino of that number", snapshot)  # fmt: skip
@@ -386,6 +389,24 @@ class Observer:
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
         return verdicts
+
+    def _missed_placement(self, snapshot: TableSnapshot, added: dict[int, Counter[Colour]]) -> list[Verdict]:
+        """The current player's placement, when it was missed and the next player has moved since.
+
+        Dice on several casinos at once are a catch-up when the current player's (and neutral) dice lie
+        on just one of them and are a legal placement: it is accepted, and the other casinos' dice are
+        then the next player's roll and placement (read from the table, see :meth:`_roll`).
+        """
+        state = self.state
+        player, neutral = state.players[state.turn], state.neutral
+        mine = [number for number, dice in added.items() if dice[player] or (neutral is not None and dice[neutral])]
+        if len(mine) != 1:
+            return []
+        event = _placement(state, mine[0], added[mine[0]])
+        if not _legal(state, event):
+            return []
+        self._stale = []  # the tray now holds the next player's dice, not this player's leftovers
+        return [self._accept(event, snapshot)]
 
     def _implied_faces(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the faces a die on casino n must show set to n, where nothing else can be.

@@ -125,6 +125,19 @@ def test_a_wrong_face_on_a_casino_counts_when_the_counts_do_not_explain_it():
     assert [v.kind for v in verdicts] == ["alert"] and "showing 5 on casino 6" in verdicts[0].reason
 
 
+def test_a_missed_placement_is_caught_up_when_the_next_player_has_moved():
+    observer, tray = rolled()
+    # Red's three 6s went on casino 6 unseen; blue then rolled (unseen) and put two 2s on casino 2.
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((2, 2, 1, 3, 4, 5, 5, 6)))
+    verdicts = observer.observe(TableSnapshot(5, 0.5, casinos(c6=tray[4:7], c2=blue[:2]), blue[2:]))
+    assert [str(v) for v in verdicts] == [
+        "red places 3 dice showing 6 on casino 6",
+        "blue rolls 1 2 2 3 4 5 5 6",
+        "blue places 2 dice showing 2 on casino 2",
+    ]
+    assert observer.state.to_act is RED
+
+
 def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
     observer, tray = rolled()
     before = observer.state

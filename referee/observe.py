@@ -186,6 +186,8 @@ class Observer:
         self._stale: list[DieReading] = []
         self._said: set[tuple[str, str]] = set()
         self._before_roll: GameState | None = None
+        self._last_tray: dict[Colour, list[DieReading]] = {}
+        """Per colour, its fresh dice in the tray when last seen there since its owner's last event."""
 
     @property
     def awaiting_clear(self) -> bool:
@@ -199,6 +201,7 @@ class Observer:
         self._stale = []
         self._said.clear()
         self._before_roll = None
+        self._last_tray = {}
 
     def apply(self, event: Event, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).
@@ -211,10 +214,18 @@ class Observer:
         self._said.clear()
         if isinstance(event, DiceRolled):
             self._before_roll = before
+            self._last_tray.pop(event.player, None)
+            if before.neutral is not None:
+                self._last_tray.pop(before.neutral, None)
+        elif isinstance(event, DicePlaced):
+            self._last_tray.pop(event.player, None)
         return Verdict("event", frame_index, timestamp_s, event=event, before=before, state=self.state)
 
     def observe(self, snapshot: TableSnapshot) -> list[Verdict]:
         """Judges one settled reading of the table; returns what happened (often nothing)."""
+        fresh = self._fresh_tray_view(snapshot)
+        for colour in {die.colour for die in fresh}:
+            self._last_tray[colour] = [die for die in fresh if die.colour is colour]
         verdicts: list[Verdict] = []
         for _ in range(8):  # a reading can complete several steps (a placement, then the settlement, ...)
             step = self._step(snapshot)
@@ -304,10 +315,17 @@ class Observer:
         if added:
             if len(added) == 1:  # the roll was not seen whole (a die missed): read it from its placement
                 ((number, _),) = added.items()
-                own = self._own(self._fresh_tray(snapshot) + _new_dice(snapshot, state, number))
-                event = self._roll_event(state, own)
-                if event is not None and _legal(state, event):
-                    return [self._accept(event, snapshot)]
+                placed = _new_dice(snapshot, state, number)
+                tray = self._fresh_tray(snapshot)
+                readings = [tray + placed]
+                if not self._own(tray):  # taken back already: the dice last seen in the tray, before or
+                    seen = [d for colour, dice in self._last_tray.items() if colour in (player, state.neutral)
+                            for d in dice]  # fmt: skip
+                    readings = [seen + placed, seen]  # after the placement
+                for reading in readings:
+                    event = self._roll_event(state, self._own(reading))
+                    if event is not None and _legal(state, event):
+                        return [self._accept(event, snapshot)]
             casinos = ", ".join(str(n) for n in sorted(added))
             return self._once("alert", f"dice appeared on casino {casinos} before {player} rolled: "
                               f"{player} rolls all their dice in the tray first", snapshot)  # fmt: skip

@@ -78,11 +78,12 @@ class TablePipeline:
         read_while_moving: also read dice in frames with motion (slower; the table cannot settle then).
         mat_every: while nothing moves, look for the mat's markers every this many frames (a bumped
             camera or mat is motion: they are looked for again as soon as the picture is still).
+        min_gap_mm: two dice read closer than this on the table plane are one die read twice.
     """
 
     def __init__(self, reader: Reader, observer: Observer, *, calibration: Calibration | None = None,
                  mat: MatLayout = MAT, colours: ColourBook | None = None, tracker: Tracker | None = None,
-                 read_while_moving: bool = False, mat_every: int = 5) -> None:  # fmt: skip
+                 read_while_moving: bool = False, mat_every: int = 5, min_gap_mm: float = 9.0) -> None:  # fmt: skip
         self.reader = reader
         self.observer = observer
         self.fixed = calibration
@@ -97,6 +98,7 @@ class TablePipeline:
         self.motion = MotionMeter()
         self.read_while_moving = read_while_moving
         self.mat_every = max(1, mat_every)
+        self.min_gap_mm = min_gap_mm
         self._was_moving = False
         self.has_biggies = state.ruleset.biggies_per_player > 0
         self._sizes: deque[float] = deque(maxlen=400)
@@ -202,6 +204,7 @@ class TablePipeline:
         columns = zip(table[:, 0], table[:, 1], zones, owners, biggy, pips, confidence, sizes, strict=True)
         sightings = [Sighting(float(x), float(y), int(z), o, bool(b), int(v), float(c), float(m))
                      for x, y, z, o, b, v, c, m in columns]  # fmt: skip
+        sightings = [sightings[i] for i in _apart(table, confidence, self.min_gap_mm)]
         snapshot = self.tracker.update(frame.index, frame.timestamp_s, sightings, motion=moving)
         if snapshot is not None:
             report.snapshot = snapshot
@@ -213,6 +216,19 @@ class TablePipeline:
         """Processes frames as they come."""
         for frame in frames:
             yield self.process(frame)
+
+
+def _apart(points: np.ndarray, scores: np.ndarray, gap: float) -> list[int]:
+    """Indices of the points kept, best score first, dropping any closer than ``gap`` to one kept.
+
+    Two dice cannot lie closer than a die's width on the table plane: two boxes that close are one
+    die seen twice (a crowded casino), whatever their overlap in the picture.
+    """
+    kept: list[int] = []
+    for i in np.argsort(-np.asarray(scores), kind="stable"):
+        if all(np.hypot(*(points[i] - points[j])) >= gap for j in kept):
+            kept.append(int(i))
+    return sorted(kept)
 
 
 def _area(polygon: np.ndarray) -> float:

@@ -138,6 +138,26 @@ def test_a_missed_placement_is_caught_up_when_the_next_player_has_moved():
     assert observer.state.to_act is RED
 
 
+def test_a_roll_taken_back_before_the_catch_up_is_read_from_when_it_was_last_seen():
+    observer, tray = rolled()
+    sixes = tray[4:7]
+    observer.observe(TableSnapshot(2, 0.2, casinos(c6=sixes), tray[:4] + tray[7:]))
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(3, 0.3, casinos(c6=sixes), blue))] == [
+        "blue rolls 1 2 3 4 5 6 6 6"
+    ]
+    # Blue's 1 goes on casino 1 unseen; red rolls its five dice (seen), puts its two 3s on casino 3 and
+    # takes the rest back before blue's die is seen at last.
+    red = tuple(DieReading(RED, False, v, track=30 + i) for i, v in enumerate((3, 3, 1, 5, 2)))
+    assert observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes), red)) == []
+    verdicts = observer.observe(TableSnapshot(5, 0.5, casinos(c1=blue[:1], c3=red[:2], c6=sixes), ()))
+    assert [str(v) for v in verdicts] == [
+        "blue places 1 die showing 1 on casino 1",
+        "red rolls 1 2 3 3 5",
+        "red places 2 dice showing 3 on casino 3",
+    ]
+
+
 def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
     observer, tray = rolled()
     before = observer.state

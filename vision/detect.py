@@ -110,6 +110,8 @@ def _session(path: Path):  # type: ignore[no-untyped-def]
         raise ModelError(f"missing model weights {path}: the repository ships them; was the file deleted?")
     options = ort.SessionOptions()
     options.intra_op_num_threads = 2
+    # Two sessions take turns on the same cores: threads that spin-wait after a run would starve the other.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

@@ -152,7 +152,7 @@ def export(args: argparse.Namespace) -> None:
         "input_size": train_args["imgsz"],
         "dynamic": True,
         "weights": "detector.onnx",
-        "epochs_trained": _epochs(model.ckpt, run),
+        "epochs_trained": _epochs(model.ckpt, run, args.best),
         "train_args": train_args,
         "dataset": json.loads((DATA.parent / "manifest.json").read_text())
         | {"images": "(see manifest)", "labels": "faces" if args.pips else "die"},
@@ -161,18 +161,21 @@ def export(args: argparse.Namespace) -> None:
     print(f"wrote {out / 'detector.onnx'} and config.json")
 
 
-def _epochs(checkpoint: dict[str, object], run: Path) -> int:
+def _epochs(checkpoint: dict[str, object], run: Path, best: bool = True) -> int:
     """Epochs behind the weights (a finished run's weights no longer say; its results.csv does).
 
-    For best.pt: the epoch of highest fitness, 0.1 mAP50 + 0.9 mAP50-95, as ultralytics chooses it.
+    For best.pt: the epoch of highest fitness, 0.1 mAP50 + 0.9 mAP50-95, as ultralytics chooses it;
+    for last.pt: the last epoch.
     """
     epoch = int(checkpoint.get("epoch", -1))  # type: ignore[call-overload]
     if epoch >= 0 or not (run / "results.csv").exists():
         return epoch + 1
     with open(run / "results.csv", newline="") as handle:
         rows = [{k.strip(): v for k, v in row.items()} for row in csv.DictReader(handle)]
-    best = max(rows, key=lambda r: 0.1 * float(r["metrics/mAP50(B)"]) + 0.9 * float(r["metrics/mAP50-95(B)"]))
-    return int(float(best["epoch"]))
+    if not best:
+        return int(float(rows[-1]["epoch"]))
+    chosen = max(rows, key=lambda r: 0.1 * float(r["metrics/mAP50(B)"]) + 0.9 * float(r["metrics/mAP50-95(B)"]))
+    return int(float(chosen["epoch"]))
 
 
 def save_checkpoint() -> None:

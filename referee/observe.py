@@ -255,7 +255,7 @@ class Observer:
             verdict = self._accept(RoundScored(), snapshot)
             self._awaiting_clear = True
             return [verdict]
-        snapshot = self._implied_faces(snapshot)
+        snapshot = self._implied_faces(self._without_phantoms(snapshot))
         if phase is Phase.PLACE:
             wrong = self._wrong_casino(snapshot)
             if wrong:
@@ -425,6 +425,31 @@ class Observer:
             return []
         self._stale = []  # the tray now holds the next player's dice, not this player's leftovers
         return [self._accept(event, snapshot)]
+
+    def _without_phantoms(self, snapshot: TableSnapshot) -> TableSnapshot:
+        """The snapshot without the dice nobody can have: one die read twice in a crowd.
+
+        A player has only so many dice; when more of a colour are read, the extra ones on casinos
+        holding more of them than were placed there are phantoms (the dice of a player who is not
+        placing do not move there). The player placing is left to the rules.
+        """
+        state = self.state
+        rules = state.ruleset
+        allowed = rules.dice_per_player + rules.biggies_per_player
+        acting = state.players[state.turn] if state.phase is Phase.PLACE else None  # placing: judged by the rules
+        counts = Counter(die.colour for die in snapshot.all_dice())
+        expected = TableSnapshot.from_state(state)
+        casinos = [list(dice) for dice in snapshot.casinos]
+        for colour in state.players:
+            excess = counts[colour] - allowed
+            if colour is acting or excess <= 0:
+                continue
+            for dice, placed in zip(casinos, expected.casinos, strict=True):
+                extra = sum(d.colour is colour for d in dice) - sum(d.colour is colour for d in placed)
+                while extra > 0 and excess > 0:
+                    dice.remove(next(d for d in reversed(dice) if d.colour is colour))
+                    extra, excess = extra - 1, excess - 1
+        return replace(snapshot, casinos=tuple(map(tuple, casinos)))
 
     def _implied_faces(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the faces a die on casino n must show set to n, where nothing else can be.

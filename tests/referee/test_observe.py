@@ -158,6 +158,19 @@ def test_a_roll_taken_back_before_the_catch_up_is_read_from_when_it_was_last_see
     ]
 
 
+def test_a_waiting_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up():
+    observer, tray = rolled()
+    sixes = tray[4:7]
+    observer.observe(TableSnapshot(2, 0.2, casinos(c6=sixes), tray[:4] + tray[7:]))
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    observer.observe(TableSnapshot(3, 0.3, casinos(c6=sixes), blue))
+    # Blue puts its three 6s on casino 6, where one red 6 is now read twice: 9 red dice can't be.
+    crowd = (*sixes, replace(sixes[0], track=40), *blue[5:])
+    red_back = tuple(DieReading(RED, False, v, track=50 + i) for i, v in enumerate((1, 3, 3, 5, 2)))
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=crowd), blue[:5] + red_back))
+    assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
+
+
 def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
     observer, tray = rolled()
     before = observer.state

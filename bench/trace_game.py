@@ -1,0 +1,49 @@
+"""Traces a rendered game watched by the model: each true moment beside what the referee made of it.
+
+For finding where the camera referee goes wrong on a benchmark game: every moment of the truth
+(roll, placement, pick-up, settlement) is printed as its frames begin, then each verdict, and for every
+alert or held-back reading the settled table it came from::
+
+    python bench/trace_game.py --seed 102 [--players red,blue,green] [--rounds 1] [--models DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee import new_game
+from referee.observe import Observer, seeded_deal
+from vision.detect import MODELS, DiceDetector
+from vision.pipeline import TablePipeline
+from vision.synth.game import RenderedGame
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--players", default="red,blue,green")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
+    args = parser.parse_args()
+    game = RenderedGame(seed=args.seed, players=args.players.split(","), rounds=args.rounds)
+    initial = new_game(game.ruleset, game.players)
+    observer = Observer(initial, deal=seeded_deal(initial, args.seed))
+    pipeline = TablePipeline(DiceDetector(args.models / "dice_detector", args.models / "die_reader"), observer)
+    moment = None
+    for frame in game.frames():
+        span = game.span_of(frame.index)
+        if span.moment is not moment:
+            moment = span.moment
+            print(f"--- frame {frame.index}: truth {moment.what} {moment.event or ''}")
+        report = pipeline.process(frame)
+        for verdict in report.verdicts:
+            print(f"  {frame.index} {verdict.kind}: {verdict}")
+            if verdict.kind in ("alert", "uncertain") and report.snapshot is not None:
+                table = report.snapshot
+                casinos = [[f"{d.colour.value} {d.pips}" for d in dice] for dice in table.casinos]
+                print(f"     read: casinos {casinos}, tray {[f'{d.colour.value} {d.pips}' for d in table.tray]}")
+
+
+if __name__ == "__main__":
+    main()

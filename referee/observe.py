@@ -223,7 +223,7 @@ class Observer:
 
     def observe(self, snapshot: TableSnapshot) -> list[Verdict]:
         """Judges one settled reading of the table; returns what happened (often nothing)."""
-        fresh = self._fresh_tray_view(snapshot)
+        fresh = _split_tray(snapshot.tray, self._stale)[0]
         for colour in {die.colour for die in fresh}:
             self._last_tray[colour] = [die for die in fresh if die.colour is colour]
         verdicts: list[Verdict] = []
@@ -283,21 +283,9 @@ class Observer:
         return [Verdict(kind, snapshot.frame_index, snapshot.timestamp_s, reason=reason)]
 
     def _fresh_tray(self, snapshot: TableSnapshot) -> list[DieReading]:
-        """The tray's dice minus the stale ones (left from the last placement and not yet taken back)."""
-        tray = list(snapshot.tray)
-        if not self._stale:
-            return tray
-        stale_tracks = {die.track for die in self._stale if die.track >= 0}
-        if stale_tracks:
-            fresh = [die for die in tray if die.track not in stale_tracks]
-            if len(fresh) == len(tray) and not (Counter(map(_key, tray)) & Counter(map(_key, self._stale))):
-                self._stale = []
-            return fresh
-        # Without track ids: the stale dice stay stale while the tray shows a part of them, unchanged.
-        if not Counter(map(_key, tray)) - Counter(map(_key, self._stale)):
-            return []
-        self._stale = []
-        return tray
+        """The tray's dice minus the stale ones; forgets the stale dice once they are gone."""
+        fresh, self._stale = _split_tray(snapshot.tray, self._stale)
+        return fresh
 
     def _preroll(self, snapshot: TableSnapshot) -> list[Verdict]:
         state = self.state
@@ -438,14 +426,14 @@ class Observer:
         allowed = rules.dice_per_player + rules.biggies_per_player
         acting = state.players[state.turn] if state.phase is Phase.PLACE else None  # placing: judged by the rules
         counts = Counter(die.colour for die in snapshot.all_dice())
-        expected = TableSnapshot.from_state(state)
+        added = _added(snapshot, state, _colour)
         casinos = [list(dice) for dice in snapshot.casinos]
         for colour in state.players:
             excess = counts[colour] - allowed
             if colour is acting or excess <= 0:
                 continue
-            for dice, placed in zip(casinos, expected.casinos, strict=True):
-                extra = sum(d.colour is colour for d in dice) - sum(d.colour is colour for d in placed)
+            for number, dice in enumerate(casinos, start=1):
+                extra = added.get(number, Counter())[colour]
                 while extra > 0 and excess > 0:
                     dice.remove(next(d for d in reversed(dice) if d.colour is colour))
                     extra, excess = extra - 1, excess - 1
@@ -459,11 +447,11 @@ class Observer:
         n, with no n left in the tray, they are the placement of that value (see the module's description).
         """
         state = self.state
-        expected = TableSnapshot.from_state(state)
+        added = _added(snapshot, state, _colour)
         explained = self._explained_placements(snapshot) if state.phase is Phase.PLACE else set()
         casinos = []
-        for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=True), start=1):
-            more = Counter(map(_colour, seen)) - Counter(map(_colour, placed))
+        for number, seen in enumerate(snapshot.casinos, start=1):
+            more = added.get(number, Counter())
             casinos.append(tuple(
                 replace(die, pips=number) if die.pips != number and (not more[die.colour] or number in explained)
                 else die
@@ -481,20 +469,12 @@ class Observer:
         if len(added) != 1:
             return set()
         ((number, dice),) = added.items()
-        left = [d.pips for d in self._own(self._fresh_tray_view(snapshot))]
+        left = [d.pips for d in self._own(_split_tray(snapshot.tray, self._stale)[0])]
         counts_match = dice[player] == roll.dice.count(number) + roll.biggies.count(number) and (
             neutral is None or dice[neutral] == roll.neutral.count(number)
         )
         strangers = any(colour not in (player, neutral) for colour in dice)
         return {number} if counts_match and not strangers and number not in left else set()
-
-    def _fresh_tray_view(self, snapshot: TableSnapshot) -> list[DieReading]:
-        """:meth:`_fresh_tray` without forgetting the stale dice (a look, not a step)."""
-        stale = self._stale
-        try:
-            return self._fresh_tray(snapshot)
-        finally:
-            self._stale = stale
 
     def _wrong_casino(self, snapshot: TableSnapshot) -> str:
         """The reason when the player's new dice on a casino show another value of the roll.
@@ -518,6 +498,25 @@ class Observer:
             return [self._accept(event, snapshot)]
         except IllegalEventError as error:
             return self._once("alert", str(error), snapshot)
+
+
+def _split_tray(tray: Sequence[DieReading], stale: list[DieReading]) -> tuple[list[DieReading], list[DieReading]]:
+    """The tray's fresh dice (not left from the last placement), and the stale dice still to look out for.
+
+    With track ids the stale dice are known by them, and forgotten once none of them is in the tray;
+    without, they stay stale while the tray shows a part of them, unchanged.
+    """
+    tray = list(tray)
+    if not stale:
+        return tray, stale
+    stale_tracks = {die.track for die in stale if die.track >= 0}
+    if stale_tracks:
+        fresh = [die for die in tray if die.track not in stale_tracks]
+        gone = len(fresh) == len(tray) and not (Counter(map(_key, tray)) & Counter(map(_key, stale)))
+        return fresh, [] if gone else stale
+    if not Counter(map(_key, tray)) - Counter(map(_key, stale)):
+        return [], stale
+    return tray, []
 
 
 def _legal(state: GameState, event: Event) -> bool:

@@ -62,20 +62,25 @@ PIPS_RUN = ROOT / "runs" / "dice_pips" / "train"
 PIPS_DATA = ROOT / "datasets" / "dice_pips" / "data.yaml"
 
 
-def train_pips(args: argparse.Namespace) -> None:
-    """The one-stage comparison: a detector with a class per face, fine-tuned from our die detector."""
+def _tune(run: Path, data: Path, start: Path, settings: dict[str, object], restart: bool) -> None:
+    """Trains ``run`` from the weights ``start`` (every layer whose shape fits), or resumes it."""
     from ultralytics import YOLO
 
-    last = PIPS_RUN / "weights" / "last.pt"
-    if last.exists() and not args.restart:
+    last = run / "weights" / "last.pt"
+    if last.exists() and not restart:
         print(f"resuming from {last}", flush=True)
         YOLO(str(last)).train(resume=True)
         return
+    model = YOLO("yolo11n.yaml").load(str(start))
+    model.train(data=str(data), project=str(run.parent), name=run.name, exist_ok=True, **settings)
+
+
+def train_pips(args: argparse.Namespace) -> None:
+    """The one-stage comparison: a detector with a class per face, fine-tuned from our die detector."""
     start = RUN / "weights" / "best.pt" if (RUN / "weights" / "best.pt").exists() else FINAL
-    model = YOLO("yolo11n.yaml").load(str(start))  # every layer but the class head comes from our detector
     settings = {**TRAIN_ARGS, "single_cls": False, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
                 "close_mosaic": min(3, args.epochs // 3)}  # fmt: skip
-    model.train(data=str(PIPS_DATA), project=str(PIPS_RUN.parent), name=PIPS_RUN.name, exist_ok=True, **settings)
+    _tune(PIPS_RUN, PIPS_DATA, start, settings, args.restart)  # every layer but the class head from our detector
 
 
 def finetune(args: argparse.Namespace) -> None:
@@ -84,17 +89,9 @@ def finetune(args: argparse.Namespace) -> None:
     For a dataset that adds what the shipped run did not see (``make_dataset --game-frames N``: still
     frames of rendered games on the play mat, the built-in game's look).
     """
-    from ultralytics import YOLO
-
-    last = TUNE_RUN / "weights" / "last.pt"
-    if last.exists() and not args.restart:
-        print(f"resuming from {last}", flush=True)
-        YOLO(str(last)).train(resume=True)
-        return
-    model = YOLO("yolo11n.yaml").load(str(FINAL))
     settings = {**TRAIN_ARGS, **TUNE_ARGS, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch,
                 "close_mosaic": max(1, args.epochs // 2)}  # fmt: skip
-    model.train(data=str(DATA), project=str(TUNE_RUN.parent), name=TUNE_RUN.name, exist_ok=True, **settings)
+    _tune(TUNE_RUN, DATA, FINAL, settings, args.restart)
 
 
 def train(args: argparse.Namespace) -> None:

@@ -70,6 +70,9 @@ _READING_PROBLEMS = (
 )  # fmt: skip
 """Problems that say the *reading* is wrong (held back as uncertain), not that a player broke a rule."""
 
+_DICE_PER_HIDDEN = 4
+"""A casino showing this many dice may hide one placed die from the camera (two at twice as many, ...)."""
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -255,7 +258,11 @@ class Observer:
             verdict = self._accept(RoundScored(), snapshot)
             self._awaiting_clear = True
             return [verdict]
-        snapshot = self._implied_faces(self._without_phantoms(snapshot))
+        if phase is Phase.PLACE and not any(snapshot.casinos):
+            last = self._unseen_placement(snapshot, {})
+            if last:
+                return last
+        snapshot = self._implied_faces(self._without_phantoms(self._with_hidden(snapshot)))
         if phase is Phase.PLACE:
             wrong = self._wrong_casino(snapshot)
             if wrong:
@@ -372,6 +379,10 @@ class Observer:
         state = self.state
         player = state.players[state.turn]
         added = _added(snapshot, state, _colour)
+        if not any(dice[player] or (state.neutral is not None and dice[state.neutral]) for dice in added.values()):
+            unseen = self._unseen_placement(snapshot, added)
+            if unseen:
+                return unseen
         if not added:
             return []
         if len(added) > 1:
@@ -391,10 +402,69 @@ class Observer:
             reread = self._reread_roll(snapshot, number)
             if reread:
                 return reread  # the placement follows in the next step
+            event = self._hidden_placement(snapshot, number, dice) or event
         verdicts = self._try(event, snapshot)
         if verdicts and verdicts[0].kind == "event":
             self._stale = list(snapshot.tray)
         return verdicts
+
+    def _hidden_placement(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> DicePlaced | None:
+        """The placement of all the roll's dice of ``number`` when the tray says so and the casino hides some.
+
+        Fewer new dice than the roll's count of n on casino n, while the tray shows no n and exactly the
+        roll's other dice: the rest of the n are on the casino, hidden in its crowd (the rules make the
+        player place them all; a die left in the tray would be seen there).
+        """
+        state = self.state
+        roll = state.roll
+        assert roll is not None
+        player, neutral = roll.player, state.neutral
+        left = self._own(_split_tray(snapshot.tray, self._stale)[0])
+        full = Counter({player: roll.dice.count(number) + roll.biggies.count(number)})
+        if neutral is not None:
+            full[neutral] = max(dice[neutral], roll.neutral.count(number))
+        rolled = len(roll.dice) + len(roll.biggies) + len(roll.neutral)
+        if any(d.pips == number for d in left) or len(left) + full.total() != rolled or not full > dice:
+            return None
+        event = _placement(state, number, full)
+        return event if _legal(state, event) else None
+
+    def _unseen_placement(self, snapshot: TableSnapshot, added: dict[int, Counter[Colour]]) -> list[Verdict]:
+        """The current player's placement when none of it was seen, once the next player has moved.
+
+        It lies hidden on a crowded casino. It is known when the next player's dice are seen (rolled in
+        the tray or put on a casino), none of the player's are left in the tray, and just one value of
+        the roll is a legal placement on a casino that can hide that many dice (one per
+        ``_DICE_PER_HIDDEN`` it shows). The round's last placement (a roll of one value) is known when
+        the players clear the casinos for the next round.
+        """
+        state = self.state
+        roll = state.roll
+        assert roll is not None
+        fresh = _split_tray(snapshot.tray, self._stale)[0]
+        if self._own(fresh):
+            return []
+        candidates = []
+        for number in sorted({*roll.dice, *roll.biggies, *roll.neutral}):
+            full = Counter({roll.player: roll.dice.count(number) + roll.biggies.count(number)})
+            if state.neutral is not None:
+                full[state.neutral] = roll.neutral.count(number)
+            event = _placement(state, number, full)
+            if not _legal(state, event):
+                continue
+            after = apply(state, event)
+            if after.phase is not Phase.ROLL:  # the round's last die: placed, since the table is being cleared
+                if not any(snapshot.casinos):
+                    candidates.append(event)
+                continue
+            mover = after.players[after.turn]
+            moved = any(d.colour is mover for d in fresh) or any(dice[mover] for dice in added.values())
+            if moved and full.total() <= len(snapshot.casinos[number - 1]) // _DICE_PER_HIDDEN:
+                candidates.append(event)
+        if len(candidates) != 1:
+            return []
+        self._stale = []  # the tray now holds the next player's dice
+        return [self._accept(candidates[0], snapshot)]
 
     def _missed_placement(self, snapshot: TableSnapshot, added: dict[int, Counter[Colour]]) -> list[Verdict]:
         """The current player's placement, when it was missed and the next player has moved since.
@@ -413,6 +483,28 @@ class Observer:
             return []
         self._stale = []  # the tray now holds the next player's dice, not this player's leftovers
         return [self._accept(event, snapshot)]
+
+    def _with_hidden(self, snapshot: TableSnapshot) -> TableSnapshot:
+        """The snapshot with the placed dice a crowded casino hides from the camera put back.
+
+        Dice touching on a full casino, one in another's shadow, are now and then read as one: a casino
+        missing at most one placed die per ``_DICE_PER_HIDDEN`` dice it shows is taken to hide them. A
+        casino missing more has had dice taken off (an alert; a single die taken off a crowded casino
+        goes unnoticed, the price of not stopping the game at every missed die).
+        """
+        expected = TableSnapshot.from_state(self.state)
+        casinos = []
+        for seen, placed in zip(snapshot.casinos, expected.casinos, strict=False):
+            lost = Counter(d.colour for d in placed) - Counter(d.colour for d in seen)
+            if 0 < lost.total() <= len(seen) // _DICE_PER_HIDDEN:
+                hidden = []
+                for die in placed:  # Biggy or not, as placed
+                    if lost[die.colour] > 0:
+                        hidden.append(die)
+                        lost[die.colour] -= 1
+                seen = (*seen, *hidden)
+            casinos.append(tuple(seen))
+        return replace(snapshot, casinos=tuple(casinos))
 
     def _without_phantoms(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot without the dice nobody can have: one die read twice in a crowd.

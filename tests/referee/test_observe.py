@@ -171,6 +171,67 @@ def test_a_waiting_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up()
     assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
 
 
+def crowded_casino_six():
+    """Red has put three 6s on casino 6 and blue has rolled three 6s: blue's dice and the crowd."""
+    observer, tray = rolled()
+    observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[4:7]), tray[:4] + tray[7:]))
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:7]), blue))] == [
+        "blue rolls 1 2 3 4 5 6 6 6"
+    ]
+    return observer, tray[4:7], blue
+
+
+def test_a_placement_partly_hidden_in_a_crowd_counts_when_the_tray_shows_the_rest():
+    observer, sixes, blue = crowded_casino_six()
+    # Blue puts its three 6s on casino 6; one hides behind the others. The tray shows blue's 1 to 5: no 6 left.
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:7]), blue[:5]))
+    assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
+    assert observer.state.casinos[5].dice == (3, 3)
+
+
+def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 5)))
+    # Six dice on casino 6, five read: one hidden, red's roll goes on.
+    verdicts = observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes[1:] + blue[5:]), red))
+    assert [str(v) for v in verdicts] == ["red rolls 1 2 3 3 5"]
+    # Four read: two dice taken off.
+    verdicts = observer.observe(TableSnapshot(6, 0.6, casinos(c6=sixes[2:] + blue[6:]), red))
+    assert [v.kind for v in verdicts] == ["alert"] and "put them back" in verdicts[0].reason
+
+
+def test_a_placement_hidden_whole_in_a_crowd_is_known_when_the_next_player_rolls():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))] == [
+        "red rolls 1 2 3 3 6"
+    ]
+    # Red's 6 goes on casino 6 unseen (six dice read there, seven lie there); red takes the rest back.
+    assert observer.observe(TableSnapshot(6, 0.6, casinos(c6=sixes + blue[5:]), red[:4])) == []
+    assert observer.observe(TableSnapshot(7, 0.7, casinos(c6=sixes + blue[5:]), ())) == []
+    blue_again = tuple(DieReading(BLUE, False, v, track=70 + i) for i, v in enumerate((1, 2, 3, 4, 5)))
+    verdicts = observer.observe(TableSnapshot(8, 0.8, casinos(c6=sixes + blue[5:]), blue_again))
+    assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6", "blue rolls 1 2 3 4 5"]
+
+
+def test_the_rounds_last_placement_unseen_is_known_when_the_casinos_are_cleared():
+    rules, players = find_ruleset("las-vegas"), default_players(2)
+    observer = Observer(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(1))))
+    moments = list(table_moments(rules, players, 1))
+    hidden: set[int] = set()
+    for before, moment, after in zip([None, *moments], moments, [*moments[1:], None], strict=False):
+        snapshot = moment.snapshot
+        if moment.what == "placed" and after is not None and after.what == "settled":  # never seen
+            hidden |= {d.track for d in snapshot.all_dice()} - {d.track for d in before.snapshot.all_dice()}
+        unseen = tuple(tuple(d for d in dice if d.track not in hidden) for dice in snapshot.casinos)
+        verdicts = observer.observe(replace(snapshot, casinos=unseen))
+        assert [v.reason for v in verdicts if v.kind in ("alert", "uncertain")] == []
+    assert hidden and canonical_history(observer.state.history) == canonical_history(moments[-1].state.history)
+
+
 def test_dice_put_on_the_wrong_casino_are_an_alert_with_the_rule():
     observer, tray = rolled()
     before = observer.state

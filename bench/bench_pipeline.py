@@ -31,7 +31,7 @@ from vision.synth.game import RenderedGame
 
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, models: Path | None = None,
-               ) -> dict[str, object]:  # fmt: skip
+               confidence: float | None = None) -> dict[str, object]:  # fmt: skip
     colours = ("red", "blue", "green", "black", "yellow")[:players]
     game = RenderedGame(seed=seed, players=colours, rounds=rounds)
     rules = game.ruleset
@@ -46,7 +46,8 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, mo
         from vision.detect import MODELS, DiceDetector
 
         folder = models or MODELS
-        detector = DiceDetector(folder / "dice_detector", folder / "die_reader")
+        options = {} if confidence is None else {"confidence": confidence}
+        detector = DiceDetector(folder / "dice_detector", folder / "die_reader", **options)
 
         def reader(image):
             started = time.perf_counter()
@@ -102,8 +103,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
     parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
+    parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     args = parser.parse_args()
-    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models) for seed in args.seeds]
+    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models, args.confidence)
+               for seed in args.seeds]  # fmt: skip
     for result in results:
         print(json.dumps(result))
     total_rounds = sum(int(r["rounds"]) for r in results)

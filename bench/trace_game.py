@@ -25,11 +25,13 @@ def main() -> None:
     parser.add_argument("--players", default="red,blue,green")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
+    parser.add_argument("--confidence", type=float, default=None, help="another detector confidence threshold")
     args = parser.parse_args()
+    options = {} if args.confidence is None else {"confidence": args.confidence}
     game = RenderedGame(seed=args.seed, players=args.players.split(","), rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
     observer = Observer(initial, deal=seeded_deal(initial, args.seed))
-    pipeline = TablePipeline(DiceDetector(args.models / "dice_detector", args.models / "die_reader"), observer)
+    pipeline = TablePipeline(DiceDetector(args.models / "dice_detector", args.models / "die_reader", **options), observer)
     moment = None
     for frame in game.frames():
         span = game.span_of(frame.index)

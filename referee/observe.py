@@ -29,6 +29,13 @@ player's new dice there are taken to show n when their count is exactly the roll
 n is left in the tray (a 2 read as a 3 on casino 2 does not hold the game up); otherwise a face that
 is not n is held back as uncertain, or an alert when it is a value of the roll (the wrong casino).
 
+A casino hides a die now and then (two dice touching read as one, a crowd). A casino missing one
+placed die while it shows others, or one per four it shows, is taken to hide it, not to have lost it. A placement seen only in part counts whole when the tray
+shows exactly the roll's other dice; a placement not seen at all is known once the next player has
+moved (or, for the round's last die, once the casinos are cleared) when just one value of the roll
+fits. Likewise a roll read with fewer dice than the player holds is held back as uncertain (a die
+missed), and becomes an alert only when its placement confirms that dice were held back.
+
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
     >>> from referee.simulate import Dealer
@@ -71,7 +78,13 @@ _READING_PROBLEMS = (
 """Problems that say the *reading* is wrong (held back as uncertain), not that a player broke a rule."""
 
 _DICE_PER_HIDDEN = 4
-"""A casino showing this many dice may hide one placed die from the camera (two at twice as many, ...)."""
+"""A casino showing this many dice may hide one more placed die from the camera (two at twice as many, ...)."""
+
+
+def _can_hide(shown: int) -> int:
+    """How many placed dice a casino showing ``shown`` dice may hide: one beside any die (two dice
+    touching read as one), one more per ``_DICE_PER_HIDDEN`` dice in a crowd; none on an empty casino."""
+    return max(1, shown // _DICE_PER_HIDDEN) if shown else 0
 
 
 @dataclass(frozen=True)
@@ -93,7 +106,7 @@ class Verdict:
     timestamp_s: float
     """That frame's time."""
     reason: str = ""
-    """For alerts and uncertain readings: a sentence for the table."""
+    """For alerts and uncertain readings: a sentence for the table; for an event, what was assumed."""
     event: Event | None = None
     """For ``event``: the accepted event."""
     before: GameState | None = field(default=None, repr=False)
@@ -107,7 +120,9 @@ class Verdict:
     def __str__(self) -> str:
         if self.kind == "event" and self.event is not None and self.before is not None:
             text = describe(self.event, self.before)
-            return f"{text} (the roll read again when its dice were placed)" if self.replaces is not None else text
+            if self.replaces is not None:
+                text += " (the roll read again when its dice were placed)"
+            return f"{text} ({self.reason})" if self.reason else text
         if self.kind == "cleared":
             return "the casinos are cleared"
         return self.reason
@@ -308,19 +323,35 @@ class Observer:
         player = state.players[state.turn]
         added = _added(snapshot, state, _colour)
         if added:
-            if len(added) == 1:  # the roll was not seen whole (a die missed): read it from its placement
-                ((number, _),) = added.items()
+            neutral = state.neutral
+            mine = [n for n, dice in added.items() if any(c in (player, neutral) for c in dice)]
+            if len(mine) == 1:  # the roll was not seen whole (a die missed): read it from its placement
+                number = mine[0]
                 placed = _new_dice(snapshot, state, number)
                 tray = self._fresh_tray(snapshot)
                 readings = [tray + placed]
-                if not self._own(tray):  # taken back already: the dice last seen in the tray, before or
-                    seen = [d for colour, dice in self._last_tray.items() if colour in (player, state.neutral)
+                rolled = self._own(tray)
+                if not rolled:  # taken back already: the dice last seen in the tray, before or
+                    seen = [d for colour, dice in self._last_tray.items() if colour in (player, neutral)
                             for d in dice]  # fmt: skip
                     readings = [seen + placed, seen]  # after the placement
+                    rolled = self._own(seen)
+                refusals = []
                 for reading in readings:
                     event = self._roll_event(state, self._own(reading))
-                    if event is not None and _legal(state, event):
-                        return [self._accept(event, snapshot)]
+                    refusal = _refusal(state, event) if event is not None else "no dice"
+                    if not refusal:
+                        return [self._accept(event, snapshot)]  # type: ignore[arg-type]
+                    refusals.append(refusal)
+                others_moved = any(c not in (player, neutral) for dice in added.values() for c in dice) or any(
+                    d.colour not in (player, neutral) for d in tray
+                )
+                if rolled and others_moved:  # the game went on: dice the camera never saw
+                    unseen = self._roll_with_unseen(snapshot, self._own(readings[0]), number, added[number])
+                    if unseen:
+                        return unseen
+                if rolled:  # the roll, read with its placement, breaks a rule (dice held back)
+                    return self._once("alert", refusals[0], snapshot)
             casinos = ", ".join(str(n) for n in sorted(added))
             return self._once("alert", f"dice appeared on casino {casinos} before {player} rolled: "
                               f"{player} rolls all their dice in the tray first", snapshot)  # fmt: skip
@@ -330,7 +361,39 @@ class Observer:
         if others and not own:
             return self._once("alert", f"{' and '.join(others)} dice were rolled, but it is {player}'s turn", snapshot)
         event = self._roll_event(state, own)
-        return self._try(event, snapshot) if event is not None else []
+        if event is None:
+            return []
+        held = state.held_dice[state.turn] + state.held_biggies[state.turn] + state.held_neutral[state.turn]
+        if len(own) < held:  # a die hidden or missed, more often than one held back: its placement will say
+            return self._once("uncertain", f"{len(own)} of {player}'s {held} dice read in the tray", snapshot)
+        return self._try(event, snapshot)
+
+    def _roll_with_unseen(self, snapshot: TableSnapshot, reading: list[DieReading], number: int,
+                          dice: Counter[Colour]) -> list[Verdict]:  # fmt: skip
+        """The roll with dice the camera never saw, and its placement, once the next player has moved.
+
+        ``reading`` (the tray and the placement on casino ``number``) lacks dice the player holds; the
+        next player moving says the turn is over, so the game goes on: the unseen dice get the face most
+        seen among the dice left (not ``number``: they were not placed), said in the verdict's reason.
+        Their faces do not matter to the game (the player rolls them again); the count does.
+        """
+        state = self.state
+        player, turn = state.players[state.turn], state.turn
+        missing = state.held_dice[turn] + state.held_biggies[turn] + state.held_neutral[turn] - len(reading)
+        if missing <= 0:
+            return []
+        left = Counter(d.pips for d in reading if d.pips != number)
+        face = min(left, key=lambda f: (-left[f], f)) if left else (2 if number == 1 else 1)
+        event = self._roll_event(state, [*reading, *(DieReading(player, False, face) for _ in range(missing))])
+        if event is None or not _legal(state, event):
+            return []
+        placement = _placement(apply(state, event), number, dice)
+        if not _legal(apply(state, event), placement):
+            return []
+        note = f"{missing} {'die' if missing == 1 else 'dice'} not seen in the tray, taken to show {face}"
+        rolled = replace(self._accept(event, snapshot), reason=note)
+        self._stale = []  # the tray now holds the next player's dice
+        return [rolled, self._accept(placement, snapshot)]
 
     def _own(self, dice: Sequence[DieReading]) -> list[DieReading]:
         """The dice the current player rolls: their own, and the neutral dice they hold."""
@@ -426,6 +489,8 @@ class Observer:
         rolled = len(roll.dice) + len(roll.biggies) + len(roll.neutral)
         if any(d.pips == number for d in left) or len(left) + full.total() != rolled or not full > dice:
             return None
+        if (full - dice).total() > _can_hide(len(snapshot.casinos[number - 1])):
+            return None
         event = _placement(state, number, full)
         return event if _legal(state, event) else None
 
@@ -434,9 +499,9 @@ class Observer:
 
         It lies hidden on a crowded casino. It is known when the next player's dice are seen (rolled in
         the tray or put on a casino), none of the player's are left in the tray, and just one value of
-        the roll is a legal placement on a casino that can hide that many dice (one per
-        ``_DICE_PER_HIDDEN`` it shows). The round's last placement (a roll of one value) is known when
-        the players clear the casinos for the next round.
+        the roll is a legal placement on a casino that can hide that many dice (:func:`_can_hide`). The
+        round's last placement (a roll of one value) is known when the players clear the casinos for the
+        next round.
         """
         state = self.state
         roll = state.roll
@@ -459,7 +524,7 @@ class Observer:
                 continue
             mover = after.players[after.turn]
             moved = any(d.colour is mover for d in fresh) or any(dice[mover] for dice in added.values())
-            if moved and full.total() <= len(snapshot.casinos[number - 1]) // _DICE_PER_HIDDEN:
+            if moved and full.total() <= _can_hide(len(snapshot.casinos[number - 1])):
                 candidates.append(event)
         if len(candidates) != 1:
             return []
@@ -487,16 +552,16 @@ class Observer:
     def _with_hidden(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the placed dice a crowded casino hides from the camera put back.
 
-        Dice touching on a full casino, one in another's shadow, are now and then read as one: a casino
-        missing at most one placed die per ``_DICE_PER_HIDDEN`` dice it shows is taken to hide them. A
-        casino missing more has had dice taken off (an alert; a single die taken off a crowded casino
-        goes unnoticed, the price of not stopping the game at every missed die).
+        Dice touching, one in another's shadow, are now and then read as one: a casino missing no more
+        placed dice than it can hide (:func:`_can_hide`) is taken to hide them. A casino missing more
+        has had dice taken off (an alert; a single die taken off a casino that still shows dice goes
+        unnoticed, the price of not stopping the game at every missed die).
         """
         expected = TableSnapshot.from_state(self.state)
         casinos = []
         for seen, placed in zip(snapshot.casinos, expected.casinos, strict=False):
             lost = Counter(d.colour for d in placed) - Counter(d.colour for d in seen)
-            if 0 < lost.total() <= len(seen) // _DICE_PER_HIDDEN:
+            if 0 < lost.total() <= _can_hide(len(seen)):
                 hidden = []
                 for die in placed:  # Biggy or not, as placed
                     if lost[die.colour] > 0:
@@ -611,12 +676,17 @@ def _split_tray(tray: Sequence[DieReading], stale: list[DieReading]) -> tuple[li
     return tray, []
 
 
-def _legal(state: GameState, event: Event) -> bool:
+def _refusal(state: GameState, event: Event) -> str:
+    """Why the rules refuse ``event`` in ``state`` ("" when they accept it)."""
     try:
         apply(state, event)
-    except IllegalEventError:
-        return False
-    return True
+    except IllegalEventError as error:
+        return str(error)
+    return ""
+
+
+def _legal(state: GameState, event: Event) -> bool:
+    return not _refusal(state, event)
 
 
 def _placement(state: GameState, number: int, dice: Counter[Colour]) -> DicePlaced:

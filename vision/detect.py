@@ -65,11 +65,18 @@ def letterbox(image: np.ndarray, size: int, rect: bool = False, stride: int = 32
     return out, Letterbox(scale, left, top)
 
 
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, best first."""
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best first.
+
+    A box overlapping a better one by more than ``iou`` is dropped, and so is a box whose centre lies in
+    the middle ``core`` (a fraction of width and height) of a better box: a part of a die found again
+    (its top face, a face and its side), which overlaps the whole too little for ``iou``. Two dice lying
+    side by side never have a centre in the other's middle.
+    """
     order = np.argsort(-scores)
     keep = []
     areas = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     while len(order):
         i = order[0]
         keep.append(i)
@@ -77,7 +84,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
         lt = np.maximum(boxes[i, :2], boxes[rest, :2])
         rb = np.minimum(boxes[i, 2:], boxes[rest, 2:])
         inter = np.prod(np.clip(rb - lt, 0, None), axis=1)
-        order = rest[inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9) <= iou]
+        inside = np.all(np.abs(centres[rest] - centres[i]) < core * (boxes[i, 2:] - boxes[i, :2]) / 2, axis=1)
+        order = rest[(inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9) <= iou) & ~inside]
     return np.array(keep, dtype=np.int64)
 
 
@@ -138,6 +146,7 @@ class DiceDetector:
         reader_dir: folder of the die reader (``reader.onnx`` and its ``config.json``).
         confidence: the detector's confidence threshold.
         iou: overlap above which the weaker of two boxes is dropped.
+        core: a box whose centre lies in this middle part of a better box is dropped too (see :func:`nms`).
         rotations: quarter turns averaged for a die read with less than ``sure`` confidence at first
             (a face reads the same turned; test-time augmentation where it is needed).
         sure: the pips confidence at which one reading is enough.
@@ -149,8 +158,8 @@ class DiceDetector:
     """
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
-                 confidence: float = 0.35, iou: float = 0.5, rotations: int = 4, sure: float = 0.9,
-                 ) -> None:  # fmt: skip
+                 confidence: float = 0.35, iou: float = 0.5, core: float = 0.8, rotations: int = 4,
+                 sure: float = 0.9) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
@@ -165,6 +174,7 @@ class DiceDetector:
         self.crop_margin = float(reader_config["input"]["margin"])  # type: ignore[index]
         self.confidence = confidence
         self.iou = iou
+        self.core = core
         self.rotations = max(1, min(4, rotations))
         self.sure = sure
 
@@ -182,7 +192,7 @@ class DiceDetector:
         boxes = (boxes - [box.pad_x, box.pad_y, box.pad_x, box.pad_y]) / box.scale
         height, width = image.shape[:2]
         boxes = np.clip(boxes, 0, [width, height, width, height])
-        chosen = nms(boxes, scores[keep], self.iou)
+        chosen = nms(boxes, scores[keep], self.iou, self.core)
         data = {"face": output[4:, keep].argmax(axis=0)[chosen] + 1} if self.faces else {}
         return Detections(boxes[chosen], scores[keep][chosen], data)
 
@@ -199,8 +209,11 @@ class DiceDetector:
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
         pip_p, colour_p = read_crops(self.reader, crops, 1)
         unsure = pip_p.max(1) < self.sure  # only these are read again, turned (most dice are read at once)
-        if self.rotations > 1 and unsure.any():
-            pip_p[unsure], colour_p[unsure] = read_crops(self.reader, crops[unsure], self.rotations)
+        if self.rotations > 1 and unsure.any():  # the other turns, averaged with the first
+            more_pips, more_colour = read_crops(self.reader, crops[unsure], self.rotations, first=1)
+            turns = self.rotations
+            pip_p[unsure] = (pip_p[unsure] + (turns - 1) * more_pips) / turns
+            colour_p[unsure] = (colour_p[unsure] + (turns - 1) * more_colour) / turns
         one_stage = "face" in detections.data
         data = {
             **detections.data,
@@ -239,14 +252,15 @@ def dice_to_json(detections: Detections) -> list[dict[str, object]]:
     ]
 
 
-def read_crops(session: object, crops: np.ndarray, rotations: int = 4) -> tuple[np.ndarray, np.ndarray]:
+def read_crops(session: object, crops: np.ndarray, rotations: int = 4, first: int = 0,
+               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Pip and colour probabilities of uint8 BGR crops (N, S, S, 3) from the die reader's session.
 
-    A face reads the same turned, so the prediction is averaged over ``rotations`` quarter turns
-    (test-time augmentation).
+    A face reads the same turned, so the prediction is averaged over the quarter turns ``first`` to
+    ``rotations - 1`` (test-time augmentation; ``first`` skips turns already read).
     """
     n = len(crops)
-    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(max(1, rotations))])
+    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(first, max(first + 1, rotations))])
     blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
     pip_logits, colour_logits = session.run(None, {session.get_inputs()[0].name: blob})  # type: ignore[attr-defined]
     pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)

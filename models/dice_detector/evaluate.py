@@ -200,10 +200,11 @@ def main() -> None:
     parser.add_argument("--detector", type=Path, help="another detector folder, e.g. the one-stage models/dice_pips "
                         "(its classes are the faces; the die reader then gives only the colour)")  # fmt: skip
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
+    parser.add_argument("--core", type=float, help="another NMS core (a part of a die found again; a comparison)")
     parser.add_argument("--turns", type=int, help="another number of quarter turns read per die (a comparison)")
     parser.add_argument("--sure", type=float, help="another confidence at which one turn is enough (a comparison)")
     args = parser.parse_args()
-    options = {"confidence": args.confidence, "rotations": args.turns, "sure": args.sure}
+    options = {"confidence": args.confidence, "core": args.core, "rotations": args.turns, "sure": args.sure}
     detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
                             **{k: v for k, v in options.items() if v is not None})  # fmt: skip
     if args.detector or any(v is not None for v in options.values()):

@@ -190,6 +190,16 @@ def test_a_placement_partly_hidden_in_a_crowd_counts_when_the_tray_shows_the_res
     assert observer.state.casinos[5].dice == (3, 3)
 
 
+def test_two_dice_touching_read_as_one_are_the_whole_placement_when_the_tray_shows_the_rest():
+    observer, tray = rolled()  # red rolled 1 3 3 5 6 6 6 2
+    # Both 3s go on casino 3, touching: one die is read there. The tray shows 1 5 6 6 6 2: no 3 left.
+    table = casinos(c3=tray[1:2])
+    verdicts = observer.observe(TableSnapshot(2, 0.2, table, tray[:1] + tray[3:]))
+    assert [str(v) for v in verdicts] == ["red places 2 dice showing 3 on casino 3"]
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(3, 0.3, table, blue))] == ["blue rolls 1 2 3 4 5 6 6 6"]
+
+
 def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
     observer, sixes, blue = crowded_casino_six()
     observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
@@ -256,9 +266,15 @@ def test_a_roll_out_of_turn_and_a_partial_roll_are_alerts():
     verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, blue))
     assert [(v.kind, v.reason) for v in verdicts] == [("alert", "blue dice were rolled, but it is red's turn")]
     seven = tuple(DieReading(RED, False, v, track=10 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6)))
+    # Seven of eight dice in the tray: a die missed by the camera, more often than one held back.
     verdicts = observer.observe(TableSnapshot(2, 0.2, EMPTY, seven))
-    assert [v.kind for v in verdicts] == ["alert"]
-    assert verdicts[0].reason == "red rolled 7 dice but holds 8: every die still held must be rolled"
+    assert [(v.kind, v.reason) for v in verdicts] == [("uncertain", "7 of red's 8 dice read in the tray")]
+    assert observer.state.phase is Phase.ROLL
+    # The placement confirms it: the 1 on casino 1 and six dice in the tray. Red kept a die back.
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c1=seven[:1]), seven[1:]))
+    assert [(v.kind, v.reason) for v in verdicts] == [
+        ("alert", "red rolled 7 dice but holds 8: every die still held must be rolled")
+    ]
     assert observer.state.phase is Phase.ROLL
 
 
@@ -267,11 +283,30 @@ def test_a_roll_seen_without_one_die_is_read_from_its_placement():
     observer.apply(DEAL)
     roll = tuple(DieReading(RED, False, v, track=i) for i, v in enumerate((1, 3, 3, 5, 6, 6, 6, 2), start=1))
     verdicts = observer.observe(TableSnapshot(1, 0.1, EMPTY, roll[:7]))  # the 2 was missed
-    assert [v.kind for v in verdicts] == ["alert"] and "rolled 7 dice" in verdicts[0].reason
+    assert [v.kind for v in verdicts] == ["uncertain"] and "7 of red's 8 dice" in verdicts[0].reason
     # Red places the two 3s; the tray now shows the other six dice, the 2 among them.
     verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c3=roll[1:3]), roll[:1] + roll[3:]))
     assert [str(v) for v in verdicts] == ["red rolls 1 2 3 3 5 6 6 6", "red places 2 dice showing 3 on casino 3"]
     assert observer.state.to_act is BLUE and observer.state.casinos[2].dice[0] == 2
+
+
+def test_a_die_never_seen_in_the_roll_does_not_stop_the_game_once_the_next_player_rolls():
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    roll = tuple(DieReading(RED, False, v, track=i) for i, v in enumerate((1, 3, 3, 5, 6, 6, 6, 2), start=1))
+    seen = roll[:7]  # the 2 is never read (two dice touching read as one)
+    assert [v.kind for v in observer.observe(TableSnapshot(1, 0.1, EMPTY, seen))] == ["uncertain"]
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c3=seen[1:3]), seen[:1] + seen[3:]))
+    assert [v.kind for v in verdicts] == ["alert"]  # dice held back, or one not seen: the players are asked
+    # Red takes the rest back and blue rolls: the turn is over; the game goes on with the die unseen.
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c3=seen[1:3]), blue))
+    assert [str(v) for v in verdicts] == [
+        "red rolls 1 3 3 5 6 6 6 6 (1 die not seen in the tray, taken to show 6)",
+        "red places 2 dice showing 3 on casino 3",
+        "blue rolls 1 2 3 4 5 6 6 6",
+    ]
+    assert observer.state.casinos[2].dice == (2, 0) and observer.state.held_dice == (6, 8)
 
 
 def test_a_misread_roll_is_corrected_by_its_placement():
@@ -301,9 +336,12 @@ def test_dice_taken_off_a_casino_mid_round_is_an_alert_until_put_back():
     observer, tray = rolled()
     table = casinos(c6=tray[4:7])
     observer.observe(TableSnapshot(2, 0.2, table, tray[:4] + tray[7:]))
-    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:6]), tray[:4] + tray[7:]))
-    assert [v.kind for v in verdicts] == ["alert"] and "put them back" in verdicts[0].reason
-    assert observer.observe(TableSnapshot(4, 0.4, table, tray[:4] + tray[7:])) == []
+    # One of the three missing: hidden beside the others (two dice touching read as one), no alarm.
+    assert observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:6]), tray[:4] + tray[7:])) == []
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=tray[4:5]), tray[:4] + tray[7:]))
+    assert [v.kind for v in verdicts] == ["alert"] and "shows 1 red dice, but 3" in verdicts[0].reason
+    assert "put them back" in verdicts[0].reason
+    assert observer.observe(TableSnapshot(5, 0.5, table, tray[:4] + tray[7:])) == []
 
 
 def test_dice_put_on_a_casino_before_the_roll_is_an_alert():

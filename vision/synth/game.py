@@ -171,10 +171,12 @@ class RenderedGame:
         rng = self.pose_rng
         size = (BIGGY_MM if die.big else DIE_MM) * float(rng.uniform(0.97, 1.03))
         (x0, y0), (x1, y1) = self._zone_rect(zone)
-        top_margin = 22.0 if zone else 4.0  # keep casino numbers visible
-        # Best-candidate sampling: dice spread out as people leave them, touching only when crowded.
-        candidates = np.column_stack([rng.uniform(x0 + size, x1 - size, 64),
-                                      rng.uniform(y0 + size + top_margin, y1 - size, 64)])  # fmt: skip
+        top_margin = 12.0 if zone else 4.0  # keep casino numbers visible
+        inside = 0.71 * size  # half a die's diagonal: the whole die lies in its zone, however turned
+        # Best-candidate sampling: dice spread out as people leave them, touching only when crowded
+        # (a casino holds a dozen dice side by side; dice lying flat do not overlap).
+        candidates = np.column_stack([rng.uniform(x0 + inside, x1 - inside, 64),
+                                      rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
         if taken:
             others = np.array([(tu, tv) for tu, tv, _ in taken])
             reach = np.array([0.75 * (size + ts) for _, _, ts in taken])

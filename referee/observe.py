@@ -34,7 +34,9 @@ placed die while it shows others, or one per four it shows, is taken to hide it,
 shows exactly the roll's other dice; a placement not seen at all is known once the next player has
 moved (or, for the round's last die, once the casinos are cleared) when just one value of the roll
 fits. Likewise a roll read with fewer dice than the player holds is held back as uncertain (a die
-missed), and becomes an alert only when its placement confirms that dice were held back.
+missed), and becomes an alert only when its placement confirms that dice were held back; once the
+next player moves all the same, the unseen dice are taken to show the face most seen among those left
+(the event's ``reason`` says so: only their count matters to the game).
 
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
@@ -575,22 +577,22 @@ class Observer:
         """The snapshot without the dice nobody can have: one die read twice in a crowd.
 
         A player has only so many dice; when more of a colour are read, the extra ones on casinos
-        holding more of them than were placed there are phantoms (the dice of a player who is not
-        placing do not move there). The player placing is left to the rules.
+        holding more of them than were placed there are phantoms: a player who is not placing puts no
+        dice there, and the player placing puts on casino n no more than the roll's dice of n.
         """
         state = self.state
         rules = state.ruleset
         allowed = rules.dice_per_player + rules.biggies_per_player
-        acting = state.players[state.turn] if state.phase is Phase.PLACE else None  # placing: judged by the rules
+        roll = state.roll if state.phase is Phase.PLACE else None
         counts = Counter(die.colour for die in snapshot.all_dice())
         added = _added(snapshot, state, _colour)
         casinos = [list(dice) for dice in snapshot.casinos]
         for colour in state.players:
             excess = counts[colour] - allowed
-            if colour is acting or excess <= 0:
-                continue
             for number, dice in enumerate(casinos, start=1):
                 extra = added.get(number, Counter())[colour]
+                if roll is not None and colour is roll.player:
+                    extra -= roll.dice.count(number) + roll.biggies.count(number)
                 while extra > 0 and excess > 0:
                     dice.remove(next(d for d in reversed(dice) if d.colour is colour))
                     extra, excess = extra - 1, excess - 1

@@ -200,6 +200,14 @@ def test_two_dice_touching_read_as_one_are_the_whole_placement_when_the_tray_sho
     assert [str(v) for v in observer.observe(TableSnapshot(3, 0.3, table, blue))] == ["blue rolls 1 2 3 4 5 6 6 6"]
 
 
+def test_the_placing_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up():
+    observer, sixes, blue = crowded_casino_six()
+    # Blue's three 6s go on casino 6, one read twice: nine blue dice can't be, and blue rolled three 6s.
+    crowd = (*sixes, *blue[5:], replace(blue[7], track=99))
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=crowd), blue[:5]))
+    assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
+
+
 def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
     observer, sixes, blue = crowded_casino_six()
     observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))

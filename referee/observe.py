@@ -546,10 +546,41 @@ class Observer:
         if len(mine) != 1:
             return []
         event = _placement(state, mine[0], added[mine[0]])
-        if not _legal(state, event):
+        verdicts = [] if _legal(state, event) else self._misread_leftover(snapshot, mine[0], added[mine[0]])
+        if not verdicts and not _legal(self.state, event):
             return []
         self._stale = []  # the tray now holds the next player's dice, not this player's leftovers
-        return [self._accept(event, snapshot)]
+        return [*verdicts, self._accept(_placement(self.state, mine[0], added[mine[0]]), snapshot)]
+
+    def _misread_leftover(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> list[Verdict]:
+        """The roll read again when its placement left an n behind and the game went on all the same.
+
+        The placement of fewer dice than the roll's n on casino n was an alert ("left a 3 in the tray");
+        the next player moving says the players saw no n left: the die read as n in the tray was
+        misread both times. The roll is corrected (``replaces``): those dice show the face most seen
+        among the roll's others, said in the verdict's reason.
+        """
+        state, before = self.state, self._before_roll
+        roll, last = state.roll, state.history[-1] if state.history else None
+        if roll is None or before is None or not isinstance(last, DiceRolled) or len(before.history) != len(
+            state.history
+        ) - 1:
+            return []
+        left = roll.dice.count(number) - dice[roll.player]
+        if left <= 0 or roll.biggies.count(number) or (state.neutral is not None and dice[state.neutral]):
+            return []
+        others = Counter(v for v in roll.dice if v != number)
+        face = min(others, key=lambda f: (-others[f], f)) if others else (2 if number == 1 else 1)
+        faces = sorted([v for v in roll.dice if v != number] + [number] * dice[roll.player] + [face] * left)
+        event = replace(last, dice=tuple(faces))
+        if not _legal(before, event):
+            return []
+        self.state = apply(before, event)
+        self._said.clear()
+        reason = f"{left} {'die' if left == 1 else 'dice'} read as {number} in the tray taken to show {face}: " \
+                 "the game went on"
+        return [Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=event, before=before,
+                        state=self.state, replaces=last)]  # fmt: skip
 
     def _with_hidden(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the placed dice a crowded casino hides from the camera put back.

@@ -331,6 +331,23 @@ def test_a_misread_roll_is_corrected_by_its_placement():
     assert observer.state.history[len(before_roll)] == DiceRolled(RED, (1, 2, 3, 3, 5, 6, 6, 6))
 
 
+def test_a_die_misread_as_the_placed_value_in_the_tray_is_read_again_once_the_game_goes_on():
+    observer, tray = rolled()  # red 1 3 3 5 6 6 6 2: the third 6 is a 5, misread each time
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c6=tray[4:6]), tray[:4] + tray[6:]))
+    assert [v.kind for v in verdicts] == ["alert"] and "left a 6" in verdicts[0].reason
+    # The players see no 6 left: blue rolls and puts its two 2s on casino 2.
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 2, 3, 4, 5, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c6=tray[4:6], c2=blue[1:3]), blue[:1] + blue[3:]))
+    assert [str(v) for v in verdicts] == [
+        "red rolls 1 2 3 3 3 5 6 6 (the roll read again when its dice were placed) "
+        "(1 die read as 6 in the tray taken to show 3: the game went on)",
+        "red places 2 dice showing 6 on casino 6",
+        "blue rolls 1 2 2 3 4 5 6 6",
+        "blue places 2 dice showing 2 on casino 2",
+    ]
+    assert verdicts[0].replaces == DiceRolled(RED, (1, 2, 3, 3, 5, 6, 6, 6))
+
+
 def test_a_placement_that_the_roll_read_again_does_not_explain_stays_an_alert():
     observer, tray = rolled()
     before = observer.state

@@ -34,6 +34,14 @@ def test_nms_keeps_the_best_of_overlapping_boxes_only():
     assert nms(boxes, scores, 0.5).tolist() == [1, 2, 3]
 
 
+def test_nms_drops_a_part_of_a_die_found_again_but_not_a_die_beside_it():
+    die = [100, 100, 140, 150]  # a die, its top face found again, and a die touching it
+    top, beside = [104, 100, 136, 122], [140, 104, 180, 150]
+    boxes, scores = np.array([die, top, beside], float), np.array([0.9, 0.5, 0.8])
+    assert nms(boxes, scores, 0.5).tolist() == [0, 2, 1]  # the top face overlaps the die too little for IoU
+    assert nms(boxes, scores, 0.5, core=0.8).tolist() == [0, 2]
+
+
 def _grid(sides, spacing=60.0):
     centres = np.array([[i * spacing, 0.0] for i in range(len(sides))])
     half = np.array(sides, float)[:, None] / 2

@@ -31,7 +31,8 @@ def main() -> None:
     game = RenderedGame(seed=args.seed, players=args.players.split(","), rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
     observer = Observer(initial, deal=seeded_deal(initial, args.seed))
-    pipeline = TablePipeline(DiceDetector(args.models / "dice_detector", args.models / "die_reader", **options), observer)
+    detector = DiceDetector(args.models / "dice_detector", args.models / "die_reader", **options)
+    pipeline = TablePipeline(detector, observer)
     moment = None
     for frame in game.frames():
         span = game.span_of(frame.index)

@@ -30,13 +30,15 @@ n is left in the tray (a 2 read as a 3 on casino 2 does not hold the game up); o
 is not n is held back as uncertain, or an alert when it is a value of the roll (the wrong casino).
 
 A casino hides a die now and then (two dice touching read as one, a crowd). A casino missing one
-placed die while it shows others, or one per four it shows, is taken to hide it, not to have lost it. A placement seen only in part counts whole when the tray
-shows exactly the roll's other dice; a placement not seen at all is known once the next player has
-moved (or, for the round's last die, once the casinos are cleared) when just one value of the roll
-fits. Likewise a roll read with fewer dice than the player holds is held back as uncertain (a die
-missed), and becomes an alert only when its placement confirms that dice were held back; once the
-next player moves all the same, the unseen dice are taken to show the face most seen among those left
-(the event's ``reason`` says so: only their count matters to the game).
+placed die while it shows others, or one per four it shows, is taken to hide it, not to have lost it.
+A placement seen only in part counts whole when the tray shows exactly the roll's other dice; a
+placement not seen at all is known once the next player has moved (or, for the round's last die, once
+the casinos are cleared) when just one value of the roll fits. A placement that left an n in the tray
+is an alert, but when the next player moves all the same, the n in the tray was misread: the roll is
+read again (``replaces``). Likewise a roll read with fewer dice than the player holds is held back
+as uncertain (a die missed), and becomes an alert only when its placement confirms that dice were
+held back; once the next player moves all the same, the unseen dice are taken to show the face most
+seen among those left (the event's ``reason`` says so: only their count matters to the game).
 
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
@@ -84,8 +86,11 @@ _DICE_PER_HIDDEN = 4
 
 
 def _can_hide(shown: int) -> int:
-    """How many placed dice a casino showing ``shown`` dice may hide: one beside any die (two dice
-    touching read as one), one more per ``_DICE_PER_HIDDEN`` dice in a crowd; none on an empty casino."""
+    """How many placed dice a casino showing ``shown`` dice may hide.
+
+    One beside any die (two dice touching read as one), one more per ``_DICE_PER_HIDDEN`` dice in a
+    crowd; none on an empty casino.
+    """
     return max(1, shown // _DICE_PER_HIDDEN) if shown else 0
 
 
@@ -384,8 +389,7 @@ class Observer:
         missing = state.held_dice[turn] + state.held_biggies[turn] + state.held_neutral[turn] - len(reading)
         if missing <= 0:
             return []
-        left = Counter(d.pips for d in reading if d.pips != number)
-        face = min(left, key=lambda f: (-left[f], f)) if left else (2 if number == 1 else 1)
+        face = _most_seen([d.pips for d in reading], number)
         event = self._roll_event(state, [*reading, *(DieReading(player, False, face) for _ in range(missing))])
         if event is None or not _legal(state, event):
             return []
@@ -418,16 +422,24 @@ class Observer:
             tuple(sorted(d.pips for d in own if d.colour is state.neutral)),
         )
 
+    def _last_roll(self) -> tuple[GameState, DiceRolled] | None:
+        """The state before the roll and the roll, while the roll is the last event (to be read again)."""
+        state, before = self.state, self._before_roll
+        last = state.history[-1] if state.history else None
+        if before is None or not isinstance(last, DiceRolled) or len(before.history) != len(state.history) - 1:
+            return None
+        return before, last
+
     def _reread_roll(self, snapshot: TableSnapshot, number: int) -> list[Verdict]:
         """The roll read again from its placement on casino ``number`` and the tray; else nothing.
 
         Only when the roll read before does not explain the placement and the second reading, a legal
         roll, does (see the module's description).
         """
-        state, before = self.state, self._before_roll
-        last = state.history[-1] if state.history else None
-        if before is None or not isinstance(last, DiceRolled) or len(before.history) != len(state.history) - 1:
+        state, last_roll = self.state, self._last_roll()
+        if last_roll is None:
             return []
+        before, last = last_roll
         own = self._own(self._fresh_tray(snapshot) + _new_dice(snapshot, state, number))
         event = self._roll_event(before, own)
         if event is None or canonical_history([event]) == canonical_history([last]) or not _legal(before, event):
@@ -560,27 +572,26 @@ class Observer:
         misread both times. The roll is corrected (``replaces``): those dice show the face most seen
         among the roll's others, said in the verdict's reason.
         """
-        state, before = self.state, self._before_roll
-        roll, last = state.roll, state.history[-1] if state.history else None
-        if roll is None or before is None or not isinstance(last, DiceRolled) or len(before.history) != len(
-            state.history
-        ) - 1:
+        state, last_roll = self.state, self._last_roll()
+        if last_roll is None:
             return []
+        before, roll = last_roll
         left = roll.dice.count(number) - dice[roll.player]
         if left <= 0 or roll.biggies.count(number) or (state.neutral is not None and dice[state.neutral]):
             return []
-        others = Counter(v for v in roll.dice if v != number)
-        face = min(others, key=lambda f: (-others[f], f)) if others else (2 if number == 1 else 1)
+        face = _most_seen(roll.dice, number)
         faces = sorted([v for v in roll.dice if v != number] + [number] * dice[roll.player] + [face] * left)
-        event = replace(last, dice=tuple(faces))
+        event = replace(roll, dice=tuple(faces))
         if not _legal(before, event):
             return []
         self.state = apply(before, event)
         self._said.clear()
-        reason = f"{left} {'die' if left == 1 else 'dice'} read as {number} in the tray taken to show {face}: " \
-                 "the game went on"
+        reason = (
+            f"{left} {'die' if left == 1 else 'dice'} read as {number} in the tray taken to show {face}: "
+            "the game went on"
+        )
         return [Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=event, before=before,
-                        state=self.state, replaces=last)]  # fmt: skip
+                        state=self.state, replaces=roll)]  # fmt: skip
 
     def _with_hidden(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the placed dice a crowded casino hides from the camera put back.
@@ -707,6 +718,12 @@ def _split_tray(tray: Sequence[DieReading], stale: list[DieReading]) -> tuple[li
     if not Counter(map(_key, tray)) - Counter(map(_key, stale)):
         return [], stale
     return tray, []
+
+
+def _most_seen(faces: Sequence[int], other_than: int) -> int:
+    """The face most often among ``faces`` that is not ``other_than`` (the lowest of a tie; 1 or 2 if none)."""
+    counts = Counter(f for f in faces if f != other_than)
+    return min(counts, key=lambda f: (-counts[f], f)) if counts else (2 if other_than == 1 else 1)
 
 
 def _refusal(state: GameState, event: Event) -> str:

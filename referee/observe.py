@@ -620,7 +620,8 @@ class Observer:
 
         A player has only so many dice; when more of a colour are read, the extra ones on casinos
         holding more of them than were placed there are phantoms: a player who is not placing puts no
-        dice there, and the player placing puts on casino n no more than the roll's dice of n.
+        dice there, and the player placing puts on casino n no more than the roll's dice of n that are
+        not still in the tray.
         """
         state = self.state
         rules = state.ruleset
@@ -628,13 +629,16 @@ class Observer:
         roll = state.roll if state.phase is Phase.PLACE else None
         counts = Counter(die.colour for die in snapshot.all_dice())
         added = _added(snapshot, state, _colour)
+        in_tray = Counter(
+            d.pips for d in _split_tray(snapshot.tray, self._stale)[0] if roll and d.colour is roll.player
+        )
         casinos = [list(dice) for dice in snapshot.casinos]
         for colour in state.players:
             excess = counts[colour] - allowed
             for number, dice in enumerate(casinos, start=1):
                 extra = added.get(number, Counter())[colour]
                 if roll is not None and colour is roll.player:
-                    extra -= roll.dice.count(number) + roll.biggies.count(number)
+                    extra -= max(0, roll.dice.count(number) + roll.biggies.count(number) - in_tray[number])
                 while extra > 0 and excess > 0:
                     dice.remove(next(d for d in reversed(dice) if d.colour is colour))
                     extra, excess = extra - 1, excess - 1

@@ -208,6 +208,18 @@ def test_the_placing_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up
     assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
 
 
+def test_a_die_read_twice_on_another_casino_of_the_roll_is_told_by_the_tray():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
+    observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))
+    # Red puts its 5 on casino 5 while a red 6 on casino 6 is read twice: nine red dice. Red rolled a
+    # 6 too, but it is still in the tray: the second 6 on casino 6 is the phantom.
+    crowd = (*sixes, replace(sixes[0], track=98), *blue[5:])
+    verdicts = observer.observe(TableSnapshot(6, 0.6, casinos(c5=red[3:4], c6=crowd), red[:3] + red[4:]))
+    assert [str(v) for v in verdicts] == ["red places 1 die showing 5 on casino 5"]
+
+
 def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
     observer, sixes, blue = crowded_casino_six()
     observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))

@@ -481,8 +481,8 @@ class Observer:
                 return reread  # the placement follows in the next step
             event = self._hidden_placement(snapshot, number, dice) or event
         verdicts = self._try(event, snapshot)
-        if verdicts and verdicts[0].kind == "event":
-            self._stale = list(snapshot.tray)
+        if verdicts and verdicts[0].kind == "event":  # the player's leftovers; not the next player's roll, if seen
+            self._stale = [d for d in snapshot.tray if d.colour in (player, state.neutral)]
         return verdicts
 
     def _hidden_placement(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> DicePlaced | None:

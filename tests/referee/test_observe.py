@@ -166,9 +166,10 @@ def test_a_waiting_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up()
     observer.observe(TableSnapshot(3, 0.3, casinos(c6=sixes), blue))
     # Blue puts its three 6s on casino 6, where one red 6 is now read twice: 9 red dice can't be.
     crowd = (*sixes, replace(sixes[0], track=40), *blue[5:])
-    red_back = tuple(DieReading(RED, False, v, track=50 + i) for i, v in enumerate((1, 3, 3, 5, 2)))
-    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=crowd), blue[:5] + red_back))
-    assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6"]
+    red_next = tuple(DieReading(RED, False, v, track=50 + i) for i, v in enumerate((1, 3, 3, 5, 2)))
+    verdicts = observer.observe(TableSnapshot(4, 0.4, casinos(c6=crowd), blue[:5] + red_next))
+    # Red's roll, read with blue's placement, is red's roll (only blue's leftovers are stale).
+    assert [str(v) for v in verdicts] == ["blue places 3 dice showing 6 on casino 6", "red rolls 1 2 3 3 5"]
 
 
 def crowded_casino_six():

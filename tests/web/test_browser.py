@@ -103,7 +103,7 @@ def test_setup_game_settlement_and_export_in_a_real_browser(server, browser):
         state = read_record(response.read().decode().splitlines())
     assert state.round >= 2 and [str(p) for p in state.players] == ["red", "blue"]
     browser.get(base + "/games/1?step=5")
-    assert "Step 5 of" in browser.page_source
+    wait_for(lambda: "Step 5 of" in browser.page_source, timeout=20)  # the live page's streams may be closing
     browser.save_screenshot(str(SCREENSHOTS / "4-replay.png"))
 
 

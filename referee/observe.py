@@ -331,7 +331,7 @@ class Observer:
         added = _added(snapshot, state, _colour)
         if added:
             neutral = state.neutral
-            mine = [n for n, dice in added.items() if any(c in (player, neutral) for c in dice)]
+            mine = self._mine(added)
             if len(mine) == 1:  # the roll was not seen whole (a die missed): read it from its placement
                 number = mine[0]
                 placed = _new_dice(snapshot, state, number)
@@ -370,7 +370,7 @@ class Observer:
         event = self._roll_event(state, own)
         if event is None:
             return []
-        held = state.held_dice[state.turn] + state.held_biggies[state.turn] + state.held_neutral[state.turn]
+        held = _held(state)
         if len(own) < held:  # a die hidden or missed, more often than one held back: its placement will say
             return self._once("uncertain", f"{len(own)} of {player}'s {held} dice read in the tray", snapshot)
         return self._try(event, snapshot)
@@ -385,21 +385,28 @@ class Observer:
         Their faces do not matter to the game (the player rolls them again); the count does.
         """
         state = self.state
-        player, turn = state.players[state.turn], state.turn
-        missing = state.held_dice[turn] + state.held_biggies[turn] + state.held_neutral[turn] - len(reading)
+        player = state.players[state.turn]
+        missing = _held(state) - len(reading)
         if missing <= 0:
             return []
         face = _most_seen([d.pips for d in reading], number)
         event = self._roll_event(state, [*reading, *(DieReading(player, False, face) for _ in range(missing))])
         if event is None or not _legal(state, event):
             return []
-        placement = _placement(apply(state, event), number, dice)
-        if not _legal(apply(state, event), placement):
+        rolled_state = apply(state, event)
+        placement = _placement(rolled_state, number, dice)
+        if not _legal(rolled_state, placement):
             return []
         note = f"{missing} {'die' if missing == 1 else 'dice'} not seen in the tray, taken to show {face}"
         rolled = replace(self._accept(event, snapshot), reason=note)
         self._stale = []  # the tray now holds the next player's dice
         return [rolled, self._accept(placement, snapshot)]
+
+    def _mine(self, added: dict[int, Counter[Colour]]) -> list[int]:
+        """The casinos among ``added`` (new dice per casino) holding the current player's or neutral dice."""
+        state = self.state
+        player, neutral = state.players[state.turn], state.neutral
+        return [number for number, dice in added.items() if any(c in (player, neutral) for c in dice)]
 
     def _own(self, dice: Sequence[DieReading]) -> list[DieReading]:
         """The dice the current player rolls: their own, and the neutral dice they hold."""
@@ -456,7 +463,7 @@ class Observer:
         state = self.state
         player = state.players[state.turn]
         added = _added(snapshot, state, _colour)
-        if not any(dice[player] or (state.neutral is not None and dice[state.neutral]) for dice in added.values()):
+        if not self._mine(added):
             unseen = self._unseen_placement(snapshot, added)
             if unseen:
                 return unseen
@@ -497,7 +504,7 @@ class Observer:
         assert roll is not None
         player, neutral = roll.player, state.neutral
         left = self._own(_split_tray(snapshot.tray, self._stale)[0])
-        full = Counter({player: roll.dice.count(number) + roll.biggies.count(number)})
+        full = Counter({player: _of_value(roll, number)})
         if neutral is not None:
             full[neutral] = max(dice[neutral], roll.neutral.count(number))
         rolled = len(roll.dice) + len(roll.biggies) + len(roll.neutral)
@@ -525,7 +532,7 @@ class Observer:
             return []
         candidates = []
         for number in sorted({*roll.dice, *roll.biggies, *roll.neutral}):
-            full = Counter({roll.player: roll.dice.count(number) + roll.biggies.count(number)})
+            full = Counter({roll.player: _of_value(roll, number)})
             if state.neutral is not None:
                 full[state.neutral] = roll.neutral.count(number)
             event = _placement(state, number, full)
@@ -552,17 +559,19 @@ class Observer:
         on just one of them and are a legal placement: it is accepted, and the other casinos' dice are
         then the next player's roll and placement (read from the table, see :meth:`_roll`).
         """
-        state = self.state
-        player, neutral = state.players[state.turn], state.neutral
-        mine = [number for number, dice in added.items() if dice[player] or (neutral is not None and dice[neutral])]
+        mine = self._mine(added)
         if len(mine) != 1:
             return []
-        event = _placement(state, mine[0], added[mine[0]])
-        verdicts = [] if _legal(state, event) else self._misread_leftover(snapshot, mine[0], added[mine[0]])
-        if not verdicts and not _legal(self.state, event):
-            return []
+        number = mine[0]
+        event = _placement(self.state, number, added[number])
+        verdicts = []
+        if not _legal(self.state, event):
+            verdicts = self._misread_leftover(snapshot, number, added[number])
+            if not verdicts:
+                return []
+            event = _placement(self.state, number, added[number])  # against the roll read again
         self._stale = []  # the tray now holds the next player's dice, not this player's leftovers
-        return [*verdicts, self._accept(_placement(self.state, mine[0], added[mine[0]]), snapshot)]
+        return [*verdicts, self._accept(event, snapshot)]
 
     def _misread_leftover(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> list[Verdict]:
         """The roll read again when its placement left an n behind and the game went on all the same.
@@ -638,7 +647,7 @@ class Observer:
             for number, dice in enumerate(casinos, start=1):
                 extra = added.get(number, Counter())[colour]
                 if roll is not None and colour is roll.player:
-                    extra -= max(0, roll.dice.count(number) + roll.biggies.count(number) - in_tray[number])
+                    extra -= max(0, _of_value(roll, number) - in_tray[number])
                 while extra > 0 and excess > 0:
                     dice.remove(next(d for d in reversed(dice) if d.colour is colour))
                     extra, excess = extra - 1, excess - 1
@@ -675,7 +684,7 @@ class Observer:
             return set()
         ((number, dice),) = added.items()
         left = [d.pips for d in self._own(_split_tray(snapshot.tray, self._stale)[0])]
-        counts_match = dice[player] == roll.dice.count(number) + roll.biggies.count(number) and (
+        counts_match = dice[player] == _of_value(roll, number) and (
             neutral is None or dice[neutral] == roll.neutral.count(number)
         )
         strangers = any(colour not in (player, neutral) for colour in dice)
@@ -722,6 +731,17 @@ def _split_tray(tray: Sequence[DieReading], stale: list[DieReading]) -> tuple[li
     if not Counter(map(_key, tray)) - Counter(map(_key, stale)):
         return [], stale
     return tray, []
+
+
+def _held(state: GameState) -> int:
+    """The dice the current player holds and must roll: normal, Biggys and neutral."""
+    turn = state.turn
+    return state.held_dice[turn] + state.held_biggies[turn] + state.held_neutral[turn]
+
+
+def _of_value(roll: DiceRolled, number: int) -> int:
+    """The roll's own dice (normal and Biggy) showing ``number``."""
+    return roll.dice.count(number) + roll.biggies.count(number)
 
 
 def _most_seen(faces: Sequence[int], other_than: int) -> int:

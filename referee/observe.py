@@ -213,6 +213,8 @@ class Observer:
         self._before_roll: GameState | None = None
         self._last_tray: dict[Colour, list[DieReading]] = {}
         """Per colour, its fresh dice in the tray when last seen there since its owner's last event."""
+        self._read_twice: set[tuple[Colour, int]] = set()
+        """(colour, casino) where a die of that colour is read twice this round (see _without_phantoms)."""
 
     @property
     def awaiting_clear(self) -> bool:
@@ -227,6 +229,7 @@ class Observer:
         self._said.clear()
         self._before_roll = None
         self._last_tray = {}
+        self._read_twice.clear()
 
     def apply(self, event: Event, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).
@@ -270,6 +273,7 @@ class Observer:
                 return []
             self._awaiting_clear = False
             self._stale = list(snapshot.tray)
+            self._read_twice.clear()
             return [Verdict("cleared", snapshot.frame_index, snapshot.timestamp_s)]
         phase = state.phase
         if phase is Phase.OVER:
@@ -630,7 +634,12 @@ class Observer:
         A player has only so many dice; when more of a colour are read, the extra ones on casinos
         holding more of them than were placed there are phantoms: a player who is not placing puts no
         dice there, and the player placing puts on casino n no more than the roll's dice of n that are
-        not still in the tray.
+        not still in the tray. When the count cannot tell (the player still holds dice), a single extra
+        die showing n beside the colour's own placed dice on a crowded casino n (:data:`_DICE_PER_HIDDEN`
+        dice or more) is still one read twice when its player is not moving now (or has rolled all
+        their dice in the tray, or placed no more of that value), and stays so on that casino for the
+        round once seen so (its player's turn comes with the phantom still there). A player putting a
+        die beside their own out of turn is told when their turn comes: it is then part of no roll.
         """
         state = self.state
         rules = state.ruleset
@@ -638,9 +647,11 @@ class Observer:
         roll = state.roll if state.phase is Phase.PLACE else None
         counts = Counter(die.colour for die in snapshot.all_dice())
         added = _added(snapshot, state, _colour)
-        in_tray = Counter(
-            d.pips for d in _split_tray(snapshot.tray, self._stale)[0] if roll and d.colour is roll.player
-        )
+        fresh = _split_tray(snapshot.tray, self._stale)[0]
+        in_tray = Counter(d.pips for d in fresh if roll and d.colour is roll.player)
+        rolling = state.phase is Phase.ROLL and len(self._own(fresh)) < _held(state)
+        mover = state.players[state.turn] if rolling else None  # a die of theirs may be a move; judged in _roll
+        placed = TableSnapshot.from_state(state).casinos
         casinos = [list(dice) for dice in snapshot.casinos]
         for colour in state.players:
             excess = counts[colour] - allowed
@@ -648,9 +659,16 @@ class Observer:
                 extra = added.get(number, Counter())[colour]
                 if roll is not None and colour is roll.player:
                     extra -= max(0, _of_value(roll, number) - in_tray[number])
-                while extra > 0 and excess > 0:
-                    dice.remove(next(d for d in reversed(dice) if d.colour is colour))
-                    extra, excess = extra - 1, excess - 1
+                mine = sum(d.colour is colour for d in placed[number - 1])
+                copies = sum(d.colour is colour and d.pips == number for d in dice)
+                known = colour is not mover or (colour, number) in self._read_twice
+                twice = extra == 1 and known and len(dice) >= _DICE_PER_HIDDEN and 0 < mine < copies
+                if twice:
+                    self._read_twice.add((colour, number))
+                while extra > 0 and (excess > 0 or twice):
+                    copy = (d for d in reversed(dice) if d.colour is colour and (d.pips == number or not twice))
+                    dice.remove(next(copy))
+                    extra, excess, twice = extra - 1, excess - 1, False
         return replace(snapshot, casinos=tuple(map(tuple, casinos)))
 
     def _implied_faces(self, snapshot: TableSnapshot) -> TableSnapshot:

@@ -40,13 +40,15 @@ def nearest_colour(bgr: tuple[int, int, int] | np.ndarray) -> str:
 def body_colour(crop: np.ndarray) -> np.ndarray:
     """A die's body colour (BGR, float) from a crop centred on it: the median of the crop's middle.
 
-    Pips cover well under half of a face, so the median ignores them.
+    Pips cover well under half of a face, so the median ignores them. A stack of crops (N, H, W, 3)
+    gives the N colours (N, 3) in one call.
     """
-    h, w = crop.shape[:2]
+    h, w = crop.shape[-3:-1]
     middle = crop[
-        int(h * 0.3) : max(int(h * 0.7), int(h * 0.3) + 1), int(w * 0.3) : max(int(w * 0.7), int(w * 0.3) + 1)
+        ..., int(h * 0.3) : max(int(h * 0.7), int(h * 0.3) + 1), int(w * 0.3) : max(int(w * 0.7), int(w * 0.3) + 1), :
     ]
-    return np.median(middle.reshape(-1, 3), axis=0).astype(np.float32)
+    pixels = middle.reshape(*crop.shape[:-3], -1, 3)
+    return np.median(pixels, axis=-2).astype(np.float32)
 
 
 def to_lab(bgr: np.ndarray) -> np.ndarray:

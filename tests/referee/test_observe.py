@@ -221,6 +221,48 @@ def test_a_die_read_twice_on_another_casino_of_the_roll_is_told_by_the_tray():
     assert [str(v) for v in verdicts] == ["red places 1 die showing 5 on casino 5"]
 
 
+def test_a_die_read_twice_in_a_crowd_without_a_count_to_tell_does_not_hold_the_game_up():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    # One of blue's 6s is read twice for the rest of the round; blue holds 5 dice, so 9 blue dice are
+    # not read: only the crowd (6 dice on casino 6) says it is a phantom.
+    crowd = casinos(c6=(*sixes, *blue[5:], replace(blue[5], track=97)))
+    assert observer.observe(TableSnapshot(5, 0.5, crowd, ())) == []
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 5)))
+    assert [str(v) for v in observer.observe(TableSnapshot(6, 0.6, crowd, red))] == ["red rolls 1 2 3 3 5"]
+    with_threes = casinos(c3=red[2:4], c6=crowd[5])
+    verdicts = observer.observe(TableSnapshot(7, 0.7, with_threes, red[:2] + red[4:]))
+    assert [str(v) for v in verdicts] == ["red places 2 dice showing 3 on casino 3"]
+    # Blue's turn comes with the phantom still there: not an early placement, and blue's roll counts.
+    assert observer.observe(TableSnapshot(8, 0.8, with_threes, ())) == []
+    blue_again = tuple(DieReading(BLUE, False, v, track=70 + i) for i, v in enumerate((1, 2, 4, 4, 5)))
+    verdicts = observer.observe(TableSnapshot(9, 0.9, with_threes, blue_again))
+    assert [str(v) for v in verdicts] == ["blue rolls 1 2 4 4 5"]
+    assert observer.state.casinos[5].dice == (3, 3)
+
+
+def test_a_die_beside_its_own_on_a_casino_is_still_a_move_when_it_cannot_be_read_twice():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    # Red, to roll, puts a die on casino 6 beside its own 6s first: a move, not a die read twice.
+    early = casinos(c6=(*sixes, *blue[5:], DieReading(RED, False, 6, track=61)))
+    verdicts = observer.observe(TableSnapshot(5, 0.5, early, ()))
+    assert [v.kind for v in verdicts] == ["alert"] and "before red rolled" in verdicts[0].reason
+    # Red rolls and puts a 5 on casino 6, crowded, beside its own dice: the wrong casino, not a phantom.
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 5)))
+    observer.observe(TableSnapshot(6, 0.6, casinos(c6=sixes + blue[5:]), red))
+    wrong = casinos(c6=(*sixes, *blue[5:], red[4]))
+    verdicts = observer.observe(TableSnapshot(7, 0.7, wrong, red[:4]))
+    assert [v.kind for v in verdicts] == ["alert"] and "casino of their value (casino 5)" in verdicts[0].reason
+    # On a casino with few dice a second die beside a waiting player's own is not taken for a phantom.
+    observer, tray = rolled()
+    observer.observe(TableSnapshot(2, 0.2, casinos(c3=tray[1:3]), tray[:1] + tray[3:]))
+    extra = casinos(c3=(*tray[1:3], replace(tray[1], track=99)))
+    blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, extra, blue))
+    assert [v.kind for v in verdicts] == ["alert"]
+
+
 def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
     observer, sixes, blue = crowded_casino_six()
     observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))

@@ -30,8 +30,11 @@ n is left in the tray (a 2 read as a 3 on casino 2 does not hold the game up); o
 is not n is held back as uncertain, or an alert when it is a value of the roll (the wrong casino).
 
 A casino hides a die now and then (two dice touching read as one, a crowd). A casino missing one
-placed die while it shows others, or one per four it shows, is taken to hide it, not to have lost it.
-A placement seen only in part counts whole when the tray shows exactly the roll's other dice; a
+placed die while it shows others, or one per four it shows, is taken to hide it, not to have lost it;
+likewise one die too many beside a colour's own on a crowded casino is one read twice. A die of the
+roll that leaves the tray with a placement and is not seen again went on the casino, hidden: the roll
+is read again (it showed the casino's number). A placement seen only in part counts whole when the
+tray shows exactly the roll's other dice; a
 placement not seen at all is known once the next player has moved (or, for the round's last die, once
 the casinos are cleared) when just one value of the roll fits. A placement that left an n in the tray
 is an alert, but when the next player moves all the same, the n in the tray was misread: the roll is
@@ -491,10 +494,59 @@ class Observer:
             if reread:
                 return reread  # the placement follows in the next step
             event = self._hidden_placement(snapshot, number, dice) or event
+        else:
+            gone = self._gone_from_tray(snapshot, number, dice)
+            if gone is not None:
+                return gone
         verdicts = self._try(event, snapshot)
         if verdicts and verdicts[0].kind == "event":  # the player's leftovers; not the next player's roll, if seen
             self._stale = [d for d in snapshot.tray if d.colour in (player, state.neutral)]
         return verdicts
+
+    def _gone_from_tray(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> list[Verdict] | None:
+        """A placement whose roll left dice that the tray no longer shows: they went on the casino.
+
+        Dice of the roll (as read) that are not ``number`` should lie in the tray until the player takes
+        them back; when some are missing there as the placement is seen, and the crowded casino can
+        hide that many, the placement is held back as uncertain while the tray still shows the player's
+        other dice (a die missed for a moment shows again). Taken back without those dice seen again,
+        they were dice of ``number`` misread in the roll, hidden on the casino: the roll is read again
+        (``replaces``) and the whole placement accepted. None when the tray has nothing to say.
+        """
+        last_roll = self._last_roll()
+        if last_roll is None or dice[last_roll[1].player] == 0:
+            return None
+        before, roll = last_roll
+        player = roll.player
+        if roll.biggies or roll.neutral or any(c is not player for c in dice):
+            return None
+        left = [d.pips for d in self._own(_split_tray(snapshot.tray, self._stale)[0])]
+        if not left and player not in self._last_tray:  # not seen in the tray since the roll: nothing to tell
+            return None
+        seen = Counter(left or [d.pips for d in self._last_tray[player]])
+        expected = Counter(v for v in roll.dice if v != number)
+        missing = expected - seen
+        if not missing or seen - expected or missing.total() > _can_hide(len(snapshot.casinos[number - 1])):
+            return None
+        faces = " and ".join(str(v) for v in sorted(missing.elements()))
+        if left:
+            return self._once("uncertain", f"{player}'s {faces} not seen in the tray since dice went on casino "
+                              f"{number}", snapshot)  # fmt: skip
+        reread = replace(
+            roll, dice=tuple(sorted((Counter(roll.dice) - missing + Counter({number: missing.total()})).elements()))
+        )
+        if not _legal(before, reread):
+            return None
+        rolled = apply(before, reread)
+        placement = _placement(rolled, number, dice + Counter({player: missing.total()}))
+        if not _legal(rolled, placement):
+            return None
+        self.state = rolled
+        self._said.clear()
+        reason = f"the {faces} read in the tray went on casino {number}, hidden there"
+        verdict = Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=reread,
+                          before=before, state=rolled, replaces=roll)  # fmt: skip
+        return [verdict, self._accept(placement, snapshot)]
 
     def _hidden_placement(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> DicePlaced | None:
         """The placement of all the roll's dice of ``number`` when the tray says so and the casino hides some.
@@ -637,9 +689,11 @@ class Observer:
         not still in the tray. When the count cannot tell (the player still holds dice), a single extra
         die showing n beside the colour's own placed dice on a crowded casino n (:data:`_DICE_PER_HIDDEN`
         dice or more) is still one read twice when its player is not moving now (or has rolled all
-        their dice in the tray, or placed no more of that value), and stays so on that casino for the
-        round once seen so (its player's turn comes with the phantom still there). A player putting a
-        die beside their own out of turn is told when their turn comes: it is then part of no roll.
+        their dice in the tray, or placed no more of that value), and so is a single extra die showing
+        a face no die on that casino can show, of a player not placing now (a box found in the crowd,
+        its colour and face made up). Such a die stays a phantom on that casino for the round (its
+        player's turn comes with it still there). A player putting a die there out of turn is told when
+        their turn comes: it is then part of no roll.
         """
         state = self.state
         rules = state.ruleset
@@ -661,13 +715,18 @@ class Observer:
                     extra -= max(0, _of_value(roll, number) - in_tray[number])
                 mine = sum(d.colour is colour for d in placed[number - 1])
                 copies = sum(d.colour is colour and d.pips == number for d in dice)
+                beside = 0 < mine < copies  # a copy of its own dice there
+                placing = roll is not None and colour is roll.player
+                stray = not placing and sum(d.colour is colour and d.pips != number for d in dice) == 1
                 known = colour is not mover or (colour, number) in self._read_twice
-                twice = extra == 1 and known and len(dice) >= _DICE_PER_HIDDEN and 0 < mine < copies
+                twice = extra == 1 and known and len(dice) >= _DICE_PER_HIDDEN and (beside or stray)
                 if twice:
                     self._read_twice.add((colour, number))
                 while extra > 0 and (excess > 0 or twice):
-                    copy = (d for d in reversed(dice) if d.colour is colour and (d.pips == number or not twice))
-                    dice.remove(next(copy))
+                    phantom = (
+                        d for d in reversed(dice) if d.colour is colour and (not twice or (d.pips == number) == beside)
+                    )
+                    dice.remove(next(phantom))
                     extra, excess, twice = extra - 1, excess - 1, False
         return replace(snapshot, casinos=tuple(map(tuple, casinos)))
 

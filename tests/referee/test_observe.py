@@ -241,6 +241,26 @@ def test_a_die_read_twice_in_a_crowd_without_a_count_to_tell_does_not_hold_the_g
     assert observer.state.casinos[5].dice == (3, 3)
 
 
+def test_a_stray_box_in_a_crowd_with_a_face_no_die_there_can_show_does_not_hold_the_game_up():
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
+    observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))
+    # Red puts its 6 on casino 6 (7 dice); the crowd also gives a box read as a blue 1, for good.
+    stray = DieReading(BLUE, False, 1, track=96)
+    crowd = casinos(c6=(*sixes, *blue[5:], red[4], stray))
+    verdicts = observer.observe(TableSnapshot(6, 0.6, crowd, red[:4]))
+    assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6"]
+    assert observer.observe(TableSnapshot(7, 0.7, crowd, ())) == []  # blue's turn, the stray still there
+    blue_again = tuple(DieReading(BLUE, False, v, track=70 + i) for i, v in enumerate((1, 2, 4, 4, 5)))
+    assert [str(v) for v in observer.observe(TableSnapshot(8, 0.8, crowd, blue_again))] == ["blue rolls 1 2 4 4 5"]
+    # On a casino of three dice such a reading is held back: it is not taken for a phantom there.
+    observer, tray = rolled()
+    observer.observe(TableSnapshot(2, 0.2, casinos(c3=tray[1:3]), tray[:1] + tray[3:]))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c3=(*tray[1:3], replace(tray[0], track=95))), ()))
+    assert [v.kind for v in verdicts] == ["uncertain"] and "a red die on casino 3 shows 1" in verdicts[0].reason
+
+
 def test_a_die_beside_its_own_on_a_casino_is_still_a_move_when_it_cannot_be_read_twice():
     observer, sixes, blue = crowded_casino_six()
     observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
@@ -261,6 +281,48 @@ def test_a_die_beside_its_own_on_a_casino_is_still_a_move_when_it_cannot_be_read
     blue = tuple(DieReading(BLUE, False, v, track=20 + i) for i, v in enumerate((1, 2, 3, 4, 5, 6, 6, 6)))
     verdicts = observer.observe(TableSnapshot(3, 0.3, extra, blue))
     assert [v.kind for v in verdicts] == ["alert"]
+
+
+def red_misread_roll_placed_in_a_crowd():
+    """Red rolls 1 2 5 6 6, read 1 2 3 5 6, and puts both 6s on crowded casino 6, where one is read."""
+    observer, sixes, blue = crowded_casino_six()
+    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))] == [
+        "red rolls 1 2 3 5 6"
+    ]
+    crowd = casinos(c6=(*sixes, *blue[5:], red[4]))  # 8 dice lie there, 7 read
+    return observer, red, crowd
+
+
+def test_a_die_gone_from_the_tray_with_a_placement_went_on_the_casino():
+    observer, red, crowd = red_misread_roll_placed_in_a_crowd()
+    # The tray shows 1 2 5: the "3" is gone with the placement. Held back while the tray is looked at.
+    left = (*red[:2], red[3])
+    verdicts = observer.observe(TableSnapshot(6, 0.6, crowd, left))
+    assert [v.kind for v in verdicts] == ["uncertain"] and "red's 3 not seen in the tray" in verdicts[0].reason
+    assert observer.observe(TableSnapshot(7, 0.7, crowd, left)) == []
+    # Red takes the 1 2 5 back, the 3 never seen again: it was a 6, hidden on casino 6.
+    verdicts = observer.observe(TableSnapshot(8, 0.8, crowd, ()))
+    assert [str(v) for v in verdicts] == [
+        "red rolls 1 2 5 6 6 (the roll read again when its dice were placed) (the 3 read in the tray went on "
+        "casino 6, hidden there)",
+        "red places 2 dice showing 6 on casino 6",
+    ]
+    assert verdicts[0].replaces is not None and observer.state.held_dice[0] == 3
+
+
+def test_a_die_missed_in_the_tray_for_a_moment_does_not_change_the_roll():
+    observer, red, crowd = red_misread_roll_placed_in_a_crowd()
+    assert [v.kind for v in observer.observe(TableSnapshot(6, 0.6, crowd, (*red[:2], red[3])))] == ["uncertain"]
+    # The 3 is seen again: the placement is the one 6 read, as the roll said.
+    verdicts = observer.observe(TableSnapshot(7, 0.7, crowd, red[:4]))
+    assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6"]
+    # A placement first seen after the leftovers were taken back tells nothing about them.
+    observer, red, crowd = red_misread_roll_placed_in_a_crowd()
+    assert [str(v) for v in observer.observe(TableSnapshot(6, 0.6, crowd, ()))] == [
+        "red places 1 die showing 6 on casino 6"
+    ]
 
 
 def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():

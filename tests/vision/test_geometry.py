@@ -5,7 +5,7 @@ import pytest
 
 from vision.annotate import annotate
 from vision.crops import crop_die
-from vision.detect import biggy_by_neighbours, letterbox, nms
+from vision.detect import biggy_by_neighbours, letterbox, nms, shrink
 from vision.detections import Detections
 
 
@@ -26,6 +26,19 @@ def test_letterbox_keeps_aspect_and_maps_back():
     assert out.shape == (416, 416, 3)
     assert box.scale == pytest.approx(0.65) and box.pad_x == 0 and box.pad_y == 52
     assert (out[:52] == 114).all() and (out[52:364] == 0).all()
+
+
+def test_shrinking_a_frame_averages_detail_finer_than_its_pixels_instead_of_aliasing_it():
+    stripes = np.zeros((720, 1280, 3), np.uint8)
+    stripes[:, ::2] = 255  # 1 px stripes: a third of a pixel at 416 wide
+    out = shrink(stripes, (416, 234))
+    assert out.shape == (234, 416, 3)
+    assert abs(out.mean() - 127.5) < 2 and out.std() < 3  # even grey; point sampling gives stripes
+    square = np.zeros((100, 100, 3), np.uint8)
+    square[40:60, 40:60] = 255
+    big = shrink(square, (200, 200))  # enlarging (a small photo) keeps the square where it was
+    white = np.argwhere(big[:, :, 0] > 127)
+    assert np.allclose(white.min(axis=0), [80, 80], atol=2) and np.allclose(white.max(axis=0), [119, 119], atol=2)
 
 
 def test_nms_keeps_the_best_of_overlapping_boxes_only():

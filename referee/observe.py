@@ -576,7 +576,8 @@ class Observer:
 
         It lies hidden on a crowded casino. It is known when the next player's dice are seen (rolled in
         the tray or put on a casino), none of the player's are left in the tray, and just one value of
-        the roll is a legal placement on a casino that can hide that many dice (:func:`_can_hide`). The
+        the roll is a legal placement on a casino that can hide that many dice (:func:`_can_hide`), or
+        just one of those is the value missing from the player's dice last seen in the tray. The
         round's last placement (a roll of one value) is known when the players clear the casinos for the
         next round.
         """
@@ -603,6 +604,11 @@ class Observer:
             moved = any(d.colour is mover for d in fresh) or any(dice[mover] for dice in added.values())
             if moved and full.total() <= _can_hide(len(snapshot.casinos[number - 1])):
                 candidates.append(event)
+        left = self._last_tray.get(roll.player)
+        if len(candidates) > 1 and left and not roll.neutral:  # the tray last showed all the roll but one value
+            rolled = Counter([*roll.dice, *roll.biggies])
+            shown = Counter(d.pips for d in left)
+            candidates = [e for e in candidates if rolled - Counter({e.casino: rolled[e.casino]}) == shown]
         if len(candidates) != 1:
             return []
         self._stale = []  # the tray now holds the next player's dice
@@ -713,22 +719,40 @@ class Observer:
                 extra = added.get(number, Counter())[colour]
                 if roll is not None and colour is roll.player:
                     extra -= max(0, _of_value(roll, number) - in_tray[number])
-                mine = sum(d.colour is colour for d in placed[number - 1])
-                copies = sum(d.colour is colour and d.pips == number for d in dice)
-                beside = 0 < mine < copies  # a copy of its own dice there
-                placing = roll is not None and colour is roll.player
-                stray = not placing and sum(d.colour is colour and d.pips != number for d in dice) == 1
-                known = colour is not mover or (colour, number) in self._read_twice
-                twice = extra == 1 and known and len(dice) >= _DICE_PER_HIDDEN and (beside or stray)
-                if twice:
-                    self._read_twice.add((colour, number))
-                while extra > 0 and (excess > 0 or twice):
-                    phantom = (
-                        d for d in reversed(dice) if d.colour is colour and (not twice or (d.pips == number) == beside)
-                    )
-                    dice.remove(next(phantom))
-                    extra, excess, twice = extra - 1, excess - 1, False
+                phantom = None
+                if extra == 1 and excess <= 0:  # no count tells: one read twice, by where it lies
+                    phantom = self._phantom(colour, number, dice, placed[number - 1], mover)
+                if phantom is not None:
+                    dice.remove(phantom)
+                while extra > 0 and excess > 0:
+                    dice.remove(next(d for d in reversed(dice) if d.colour is colour))
+                    extra, excess = extra - 1, excess - 1
         return replace(snapshot, casinos=tuple(map(tuple, casinos)))
+
+    def _phantom(self, colour: Colour, number: int, seen: list[DieReading], placed: tuple[DieReading, ...],
+                 mover: Colour | None) -> DieReading | None:  # fmt: skip
+        """The die of ``colour`` read on crowded casino ``number`` that is not there, or None.
+
+        Called for a colour with one die more on the casino than placed (see :meth:`_without_phantoms`):
+        a copy showing ``number`` beside the colour's placed dice, or a box with a face no die there can
+        show, of a player not placing. Remembered for the round (``mover`` is judged in :meth:`_roll`
+        unless its die was seen so before).
+        """
+        if len(seen) < _DICE_PER_HIDDEN or (colour is mover and (colour, number) not in self._read_twice):
+            return None
+        state = self.state
+        placing = state.phase is Phase.PLACE and state.roll is not None and colour is state.roll.player
+        mine = sum(d.colour is colour for d in placed)
+        copies = [d for d in seen if d.colour is colour and d.pips == number]
+        strays = [d for d in seen if d.colour is colour and d.pips != number]
+        if 0 < mine < len(copies):
+            phantom = copies[-1]
+        elif len(strays) == 1 and not placing:
+            phantom = strays[0]
+        else:
+            return None
+        self._read_twice.add((colour, number))
+        return phantom
 
     def _implied_faces(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the faces a die on casino n must show set to n, where nothing else can be.

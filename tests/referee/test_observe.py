@@ -352,6 +352,29 @@ def test_a_placement_hidden_whole_in_a_crowd_is_known_when_the_next_player_rolls
     assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6", "blue rolls 1 2 3 4 5"]
 
 
+def test_a_placement_hidden_whole_is_told_by_the_dice_last_seen_in_the_tray_when_two_casinos_could_hide_it():
+    observer, sixes, blue = crowded_casino_six()
+    six = casinos(c6=sixes + blue[5:])
+    observer.observe(TableSnapshot(4, 0.4, six, blue[:5]))
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 5)))
+    observer.observe(TableSnapshot(5, 0.5, six, red))
+    observer.observe(TableSnapshot(6, 0.6, casinos(c3=red[2:4], c6=six[5]), (*red[:2], red[4])))
+    blue = tuple(DieReading(BLUE, False, v, track=70 + i) for i, v in enumerate((1, 2, 3, 4, 5)))
+    observer.observe(TableSnapshot(7, 0.7, casinos(c3=red[2:4], c6=six[5]), blue))
+    table = casinos(c3=(*red[2:4], blue[2]), c6=six[5])
+    assert [str(v) for v in observer.observe(TableSnapshot(8, 0.8, table, (*blue[:2], *blue[3:])))] == [
+        "blue places 1 die showing 3 on casino 3"
+    ]
+    red = tuple(DieReading(RED, False, v, track=80 + i) for i, v in enumerate((1, 3, 6)))
+    assert [str(v) for v in observer.observe(TableSnapshot(9, 0.9, table, red))] == ["red rolls 1 3 6"]
+    # Red's 6 goes on casino 6 unseen (a 3 could hide on casino 3 as well); the tray shows the 1 and the 3.
+    assert observer.observe(TableSnapshot(10, 1.0, table, red[:2])) == []
+    assert observer.observe(TableSnapshot(11, 1.1, table, ())) == []
+    blue_again = tuple(DieReading(BLUE, False, v, track=90 + i) for i, v in enumerate((2, 4, 5, 5)))
+    verdicts = observer.observe(TableSnapshot(12, 1.2, table, blue_again))
+    assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6", "blue rolls 2 4 5 5"]
+
+
 def test_the_rounds_last_placement_unseen_is_known_when_the_casinos_are_cleared():
     rules, players = find_ruleset("las-vegas"), default_players(2)
     observer = Observer(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(1))))

@@ -507,11 +507,12 @@ class Observer:
         """A placement whose roll left dice that the tray no longer shows: they went on the casino.
 
         Dice of the roll (as read) that are not ``number`` should lie in the tray until the player takes
-        them back; when some are missing there as the placement is seen, and the crowded casino can
-        hide that many, the placement is held back as uncertain while the tray still shows the player's
-        other dice (a die missed for a moment shows again). Taken back without those dice seen again,
-        they were dice of ``number`` misread in the roll, hidden on the casino: the roll is read again
-        (``replaces``) and the whole placement accepted. None when the tray has nothing to say.
+        them back. When some are missing there as the placement is seen, and the casino's crowd can hide
+        that many (one per :data:`_DICE_PER_HIDDEN` dice placed there before), the placement is held
+        back as uncertain while the tray still shows the player's other dice (a die missed for a moment
+        shows again). Taken back without those dice seen again, they were dice of ``number`` misread in
+        the roll, hidden on the casino: the roll is read again (``replaces``) and the whole placement
+        accepted. None when the tray has nothing to say.
         """
         last_roll = self._last_roll()
         if last_roll is None or dice[last_roll[1].player] == 0:
@@ -526,7 +527,9 @@ class Observer:
         seen = Counter(left or [d.pips for d in self._last_tray[player]])
         expected = Counter(v for v in roll.dice if v != number)
         missing = expected - seen
-        if not missing or seen - expected or missing.total() > _can_hide(len(snapshot.casinos[number - 1])):
+        casino = self.state.casinos[number - 1]
+        crowd = sum(casino.dice) + sum(casino.biggies) + casino.neutral  # placed before: what a die hides among
+        if not missing or seen - expected or missing.total() > crowd // _DICE_PER_HIDDEN:
             return None
         faces = " and ".join(str(v) for v in sorted(missing.elements()))
         if left:

@@ -318,6 +318,10 @@ def test_a_die_missed_in_the_tray_for_a_moment_does_not_change_the_roll():
     # The 3 is seen again: the placement is the one 6 read, as the roll said.
     verdicts = observer.observe(TableSnapshot(7, 0.7, crowd, red[:4]))
     assert [str(v) for v in verdicts] == ["red places 1 die showing 6 on casino 6"]
+    # On a casino that was empty no die hides: a die missing from the tray was missed there.
+    observer, tray = rolled()  # red rolled 1 3 3 5 6 6 6 2
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c3=tray[1:3]), (tray[0], *tray[3:7])))
+    assert [str(v) for v in verdicts] == ["red places 2 dice showing 3 on casino 3"]
     # A placement first seen after the leftovers were taken back tells nothing about them.
     observer, red, crowd = red_misread_roll_placed_in_a_crowd()
     assert [str(v) for v in observer.observe(TableSnapshot(6, 0.6, crowd, ()))] == [

@@ -4,8 +4,9 @@ These guard the shipped weights at their measured level (a regression in the mod
 inference code fails them); the issue's accuracy targets are measured on whole held-out sets by
 ``python -m models.dice_detector.evaluate`` and reported, with where they are not met, in
 ``models/dice_detector/MODEL_CARD.md``. Measured with the shipped weights: the real fixtures 30 of 38
-dice read right and nothing extra; the three rendered tables 48 of 79 (far views where a die is 14-20
-px), colour 100 %, Biggy 92 % of the dice found (told from neighbouring boxes; the camera pipeline
+dice read right and nothing extra; the three rendered tables 45 of 79 (far views where a die is 14-20
+px; 48 before the frame was softened for the detector, which reads the table view better, see the
+model card), colour 100 %, Biggy 92 % of the dice found (told from neighbouring boxes; the camera pipeline
 judges size in table millimetres instead).
 """
 
@@ -54,7 +55,7 @@ def test_reads_rendered_tables_with_colour_and_biggy(detector):
         score_image(tally, boxes, [d.pips for d in scene.dice], detector(scene.image),
                     [d.colour if d.palette else None for d in scene.dice], [d.biggy for d in scene.dice])  # fmt: skip
     summary = tally.summary()
-    assert tally.dice == 79 and tally.read_right >= 45 and tally.extra <= 15, summary
+    assert tally.dice == 79 and tally.read_right >= 43 and tally.extra <= 15, summary  # 45 measured
     assert summary["colour_right_pct"] >= 97 and summary["biggy_right_pct"] >= 90, summary
 
 

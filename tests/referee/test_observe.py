@@ -183,6 +183,20 @@ def crowded_casino_six():
     return observer, tray[4:7], blue
 
 
+def red_rolls_after_the_crowd(faces):
+    """:func:`crowded_casino_six`, blue's three 6s placed (six dice on casino 6), then red's roll."""
+    observer, sixes, blue = crowded_casino_six()
+    six = casinos(c6=sixes + blue[5:])
+    assert [str(v) for v in observer.observe(TableSnapshot(4, 0.4, six, blue[:5]))] == [
+        "blue places 3 dice showing 6 on casino 6"
+    ]
+    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate(faces))
+    assert [str(v) for v in observer.observe(TableSnapshot(5, 0.5, six, red))] == [
+        f"red rolls {' '.join(map(str, sorted(faces)))}"
+    ]
+    return observer, sixes, blue, red
+
+
 def test_a_placement_partly_hidden_in_a_crowd_counts_when_the_tray_shows_the_rest():
     observer, sixes, blue = crowded_casino_six()
     # Blue puts its three 6s on casino 6; one hides behind the others. The tray shows blue's 1 to 5: no 6 left.
@@ -210,10 +224,7 @@ def test_the_placing_players_die_read_twice_in_a_crowd_does_not_hold_the_game_up
 
 
 def test_a_die_read_twice_on_another_casino_of_the_roll_is_told_by_the_tray():
-    observer, sixes, blue = crowded_casino_six()
-    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
-    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
-    observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))
+    observer, sixes, blue, red = red_rolls_after_the_crowd((1, 2, 3, 5, 6))
     # Red puts its 5 on casino 5 while a red 6 on casino 6 is read twice: nine red dice. Red rolled a
     # 6 too, but it is still in the tray: the second 6 on casino 6 is the phantom.
     crowd = (*sixes, replace(sixes[0], track=98), *blue[5:])
@@ -242,10 +253,7 @@ def test_a_die_read_twice_in_a_crowd_without_a_count_to_tell_does_not_hold_the_g
 
 
 def test_a_stray_box_in_a_crowd_with_a_face_no_die_there_can_show_does_not_hold_the_game_up():
-    observer, sixes, blue = crowded_casino_six()
-    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
-    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
-    observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))
+    observer, sixes, blue, red = red_rolls_after_the_crowd((1, 2, 3, 5, 6))
     # Red puts its 6 on casino 6 (7 dice); the crowd also gives a box read as a blue 1, for good.
     stray = DieReading(BLUE, False, 1, track=96)
     crowd = casinos(c6=(*sixes, *blue[5:], red[4], stray))
@@ -285,12 +293,7 @@ def test_a_die_beside_its_own_on_a_casino_is_still_a_move_when_it_cannot_be_read
 
 def red_misread_roll_placed_in_a_crowd():
     """Red rolls 1 2 5 6 6, read 1 2 3 5 6, and puts both 6s on crowded casino 6, where one is read."""
-    observer, sixes, blue = crowded_casino_six()
-    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
-    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 5, 6)))
-    assert [str(v) for v in observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))] == [
-        "red rolls 1 2 3 5 6"
-    ]
+    observer, sixes, blue, red = red_rolls_after_the_crowd((1, 2, 3, 5, 6))
     crowd = casinos(c6=(*sixes, *blue[5:], red[4]))  # 8 dice lie there, 7 read
     return observer, red, crowd
 
@@ -342,12 +345,7 @@ def test_a_placed_die_hidden_in_a_crowd_is_not_taken_off_but_two_are():
 
 
 def test_a_placement_hidden_whole_in_a_crowd_is_known_when_the_next_player_rolls():
-    observer, sixes, blue = crowded_casino_six()
-    observer.observe(TableSnapshot(4, 0.4, casinos(c6=sixes + blue[5:]), blue[:5]))
-    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 6)))
-    assert [str(v) for v in observer.observe(TableSnapshot(5, 0.5, casinos(c6=sixes + blue[5:]), red))] == [
-        "red rolls 1 2 3 3 6"
-    ]
+    observer, sixes, blue, red = red_rolls_after_the_crowd((1, 2, 3, 3, 6))
     # Red's 6 goes on casino 6 unseen (six dice read there, seven lie there); red takes the rest back.
     assert observer.observe(TableSnapshot(6, 0.6, casinos(c6=sixes + blue[5:]), red[:4])) == []
     assert observer.observe(TableSnapshot(7, 0.7, casinos(c6=sixes + blue[5:]), ())) == []
@@ -357,11 +355,8 @@ def test_a_placement_hidden_whole_in_a_crowd_is_known_when_the_next_player_rolls
 
 
 def test_a_placement_hidden_whole_is_told_by_the_dice_last_seen_in_the_tray_when_two_casinos_could_hide_it():
-    observer, sixes, blue = crowded_casino_six()
+    observer, sixes, blue, red = red_rolls_after_the_crowd((1, 2, 3, 3, 5))
     six = casinos(c6=sixes + blue[5:])
-    observer.observe(TableSnapshot(4, 0.4, six, blue[:5]))
-    red = tuple(DieReading(RED, False, v, track=60 + i) for i, v in enumerate((1, 2, 3, 3, 5)))
-    observer.observe(TableSnapshot(5, 0.5, six, red))
     observer.observe(TableSnapshot(6, 0.6, casinos(c3=red[2:4], c6=six[5]), (*red[:2], red[4])))
     blue = tuple(DieReading(BLUE, False, v, track=70 + i) for i, v in enumerate((1, 2, 3, 4, 5)))
     observer.observe(TableSnapshot(7, 0.7, casinos(c3=red[2:4], c6=six[5]), blue))

@@ -68,6 +68,7 @@ def _tune(run: Path, data: Path, start: Path, settings: dict[str, object], resta
 
     last = run / "weights" / "last.pt"
     if last.exists() and not restart:
+        _check_resumable(last)
         print(f"resuming from {last}", flush=True)
         YOLO(str(last)).train(resume=True)
         return
@@ -103,6 +104,7 @@ def train(args: argparse.Namespace) -> None:
         last.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(CHECKPOINT, last)
     if last.exists() and not args.restart:
+        _check_resumable(last)
         print(f"resuming from {last}", flush=True)
         _set_schedule_length(last, args.epochs)
         YOLO(str(last)).train(resume=True)
@@ -110,6 +112,20 @@ def train(args: argparse.Namespace) -> None:
     settings = {**TRAIN_ARGS, "imgsz": args.imgsz, "epochs": args.epochs, "batch": args.batch}
     model = YOLO("yolo11n.yaml")
     model.train(data=str(DATA), project=str(RUN.parent), name=RUN.name, exist_ok=True, **settings)
+
+
+def _check_resumable(last: Path) -> None:
+    """Stops with a clear message when ``last`` is a finished run (nothing to resume).
+
+    Ultralytics strips a finished run's checkpoint (no optimizer, epoch -1); asked to resume it, it
+    would quietly start another run on its default dataset instead.
+    """
+    import torch
+
+    checkpoint = torch.load(last, map_location="cpu", weights_only=False)
+    if int(checkpoint.get("epoch", -1)) < 0 or checkpoint.get("optimizer") is None:
+        raise SystemExit(f"{last} is a finished run, nothing to resume: export it (--export), or train anew "
+                         "with --restart")  # fmt: skip
 
 
 def _set_schedule_length(last: Path, epochs: int) -> None:

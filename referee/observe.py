@@ -701,8 +701,8 @@ class Observer:
         their dice in the tray, or placed no more of that value), and so is a single extra die showing
         a face no die on that casino can show, of a player not placing now (a box found in the crowd,
         its colour and face made up). Such a die stays a phantom on that casino for the round (its
-        player's turn comes with it still there). A player putting a die there out of turn is told when
-        their turn comes: it is then part of no roll.
+        player's turn comes with it still there), and goes first when a count says a die is too many.
+        A player putting a die there out of turn is told when their turn comes: it is then part of no roll.
         """
         state = self.state
         rules = state.ruleset
@@ -718,7 +718,8 @@ class Observer:
         casinos = [list(dice) for dice in snapshot.casinos]
         for colour in state.players:
             excess = counts[colour] - allowed
-            for number, dice in enumerate(casinos, start=1):
+            for number in sorted(range(1, len(casinos) + 1), key=lambda n: (colour, n) not in self._read_twice):
+                dice = casinos[number - 1]
                 extra = added.get(number, Counter())[colour]
                 if roll is not None and colour is roll.player:
                     extra -= max(0, _of_value(roll, number) - in_tray[number])

@@ -461,10 +461,15 @@ class Observer:
         rolled = apply(before, event)
         if not _legal(rolled, _placement(rolled, number, _added(snapshot, state, _colour)[number])):
             return []
+        return [self._read_again(snapshot, before, event, rolled, last)]
+
+    def _read_again(self, snapshot: TableSnapshot, before: GameState, event: DiceRolled, rolled: GameState,
+                    misread: DiceRolled, reason: str = "") -> Verdict:  # fmt: skip
+        """Puts ``event`` (giving ``rolled`` from ``before``) in place of the misread roll, the last event."""
         self.state = rolled
         self._said.clear()
-        return [Verdict("event", snapshot.frame_index, snapshot.timestamp_s, event=event, before=before, state=rolled,
-                        replaces=last)]  # fmt: skip
+        return Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=event, before=before,
+                       state=rolled, replaces=misread)  # fmt: skip
 
     def _place(self, snapshot: TableSnapshot) -> list[Verdict]:
         state = self.state
@@ -544,12 +549,8 @@ class Observer:
         placement = _placement(rolled, number, dice + Counter({player: missing.total()}))
         if not _legal(rolled, placement):
             return None
-        self.state = rolled
-        self._said.clear()
         reason = f"the {faces} read in the tray went on casino {number}, hidden there"
-        verdict = Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=reread,
-                          before=before, state=rolled, replaces=roll)  # fmt: skip
-        return [verdict, self._accept(placement, snapshot)]
+        return [self._read_again(snapshot, before, reread, rolled, roll, reason), self._accept(placement, snapshot)]
 
     def _hidden_placement(self, snapshot: TableSnapshot, number: int, dice: Counter[Colour]) -> DicePlaced | None:
         """The placement of all the roll's dice of ``number`` when the tray says so and the casino hides some.
@@ -658,14 +659,11 @@ class Observer:
         event = replace(roll, dice=tuple(faces))
         if not _legal(before, event):
             return []
-        self.state = apply(before, event)
-        self._said.clear()
         reason = (
             f"{left} {'die' if left == 1 else 'dice'} read as {number} in the tray taken to show {face}: "
             "the game went on"
         )
-        return [Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=reason, event=event, before=before,
-                        state=self.state, replaces=roll)]  # fmt: skip
+        return [self._read_again(snapshot, before, event, apply(before, event), roll, reason)]
 
     def _with_hidden(self, snapshot: TableSnapshot) -> TableSnapshot:
         """The snapshot with the placed dice a crowded casino hides from the camera put back.

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import cv2
 import numpy as np
@@ -35,6 +36,13 @@ __all__ = ["RenderedGame", "Span"]
 
 _TEX_PX_PER_MM = 3.0
 _TABLE_MM = (-330.0, -250.0, 330.0, 250.0)  # the drawn table top, x0, y0, x1, y1 (y towards the far side)
+_NOISE_SIGMA = 2.0
+# Sensor noise from random bytes through a table: a byte k becomes the rounded Gaussian quantile
+# (k + 0.5) / 256, stored plus 128. Same distribution as rounding Gaussian samples (sigma 2, within
+# +-6), drawn 8 times faster (6 ms a 1280x720 frame instead of 49): rendering costs the demo and the
+# end-to-end tests mostly this.
+_NOISE_TABLE = np.array([128 + round(NormalDist(0, _NOISE_SIGMA).inv_cdf((k + 0.5) / 256)) for k in range(256)],
+                        np.uint8)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -302,9 +310,9 @@ class RenderedGame:
         image = self.still(shown)
         if k < span.hand:
             image = self._hand(image, span, k)
-        rng = np.random.default_rng([self.noise_seed, index])
-        noise = rng.standard_normal(image.shape, dtype=np.float32) * 2.0
-        return np.clip(image + noise, 0, 255).astype(np.uint8)
+        random = np.frombuffer(np.random.default_rng([self.noise_seed, index]).bytes(image.size), np.uint8)
+        noise = cv2.LUT(random.reshape(image.shape), _NOISE_TABLE)
+        return cv2.addWeighted(image, 1.0, noise, 1.0, -128.0)  # saturates at 0 and 255
 
     def frames(self) -> Iterator[Frame]:
         """Every frame in order, timed at ``fps`` (the frame-source interface)."""

@@ -3,9 +3,9 @@
     python -m models.die_reader.evaluate
 
 Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes) and ``val_synth.npz``
-(held-out renders, jittered boxes), runs the reader through ``vision.detect.read_crops`` exactly as
-inference does (with and without the quarter-turn averaging), and writes ``metrics.json`` and
-``metrics.csv`` beside this file.
+(held-out renders, jittered boxes), from ``datasets/die_reader_<size>/`` for a reader of another input
+size, runs the reader through ``vision.detect.read_crops`` exactly as inference does (with and without
+the quarter-turn averaging), and writes ``metrics.json`` and ``metrics.csv`` beside this file.
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from models.die_reader.make_dataset import dataset_dir
 from vision.detect import read_crops
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parents[1] / "datasets" / "die_reader"
 
 
 def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
     """Accuracy of pips (all crops) and colour (palette crops) on one set."""
-    with np.load(DATA / f"{name}.npz") as data:
+    size = int(session.get_inputs()[0].shape[2])  # the crops the reader was made for
+    with np.load(dataset_dir(size) / f"{name}.npz") as data:
         x, pips, colour = data["x"], data["pips"], data["colour"]
     result: dict[str, float | int] = {"crops": len(pips)}
     for rotations in (1, 4):

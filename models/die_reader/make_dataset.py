@@ -1,10 +1,12 @@
 """Builds the die reader's crops: real photos (train split; val kept apart) and synthetic renders.
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
+        [--size 32]
 
-Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git): ``x`` uint8 crops
-(N, 48, 48, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary colours),
-``biggy`` and ``real`` flags. Boxes are jittered like a detector's to teach tolerance.
+Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; ``--size`` other than 48
+into ``datasets/die_reader_<size>/``): ``x`` uint8 crops (N, size, size, 3) BGR, ``pips`` 0..5,
+``colour`` palette index or -1 (real photos, arbitrary colours), ``biggy`` and ``real`` flags. Boxes
+are jittered like a detector's to teach tolerance.
 """
 
 from __future__ import annotations
@@ -13,17 +15,23 @@ import argparse
 import csv
 import json
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.colours import PALETTE_NAMES
-from vision.crops import crop_die
+from vision.crops import CROP_SIZE, crop_die
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
 OUT = ROOT / "datasets" / "die_reader"
+
+
+def dataset_dir(size: int) -> Path:
+    """Where the crops of one size are kept: ``datasets/die_reader`` for the default size."""
+    return OUT if size == CROP_SIZE else OUT.with_name(f"die_reader_{size}")
 
 
 def jitter(box: tuple[float, float, float, float], rng: np.random.Generator) -> tuple[float, float, float, float]:
@@ -40,7 +48,7 @@ def _empty() -> dict[str, list]:
     return {"x": [], "pips": [], "colour": [], "biggy": [], "real": []}
 
 
-def real_crops(real: Path, split: str, copies: int, seed: int) -> dict[str, list]:
+def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_SIZE) -> dict[str, list]:
     """Crops of every labelled die in the real photos of one split."""
     out = _empty()
     rng = np.random.default_rng(seed)
@@ -55,7 +63,7 @@ def real_crops(real: Path, split: str, copies: int, seed: int) -> dict[str, list
             cls, cx, cy, w, h = (float(v) for v in line.split())
             box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
             for _ in range(copies):
-                out["x"].append(crop_die(image, jitter(box, rng) if copies > 1 else box))
+                out["x"].append(crop_die(image, jitter(box, rng) if copies > 1 else box, size))
                 out["pips"].append(int(cls))
                 out["colour"].append(-1)
                 out["biggy"].append(False)
@@ -63,7 +71,7 @@ def real_crops(real: Path, split: str, copies: int, seed: int) -> dict[str, list
     return out
 
 
-def synthetic_crops(seed: int) -> dict[str, list]:
+def synthetic_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
     """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame."""
     from vision.synth.scene import render_scene
 
@@ -71,7 +79,7 @@ def synthetic_crops(seed: int) -> dict[str, list]:
     rng = np.random.default_rng(seed + 7)
     out = _empty()
     for die in scene.dice:
-        out["x"].append(crop_die(scene.image, jitter(die.box, rng)))
+        out["x"].append(crop_die(scene.image, jitter(die.box, rng), size))
         out["pips"].append(die.pips - 1)
         out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
         out["biggy"].append(die.biggy)
@@ -79,13 +87,13 @@ def synthetic_crops(seed: int) -> dict[str, list]:
     return out
 
 
-def _merge(parts: list[dict[str, list]]) -> dict[str, np.ndarray]:
+def _merge(parts: list[dict[str, list]], size: int) -> dict[str, np.ndarray]:
     merged = _empty()
     for part in parts:
         for key in merged:
             merged[key] += part[key]
     return {
-        "x": np.array(merged["x"], dtype=np.uint8).reshape(-1, 48, 48, 3),
+        "x": np.array(merged["x"], dtype=np.uint8).reshape(-1, size, size, 3),
         "pips": np.array(merged["pips"], dtype=np.int8),
         "colour": np.array(merged["colour"], dtype=np.int8),
         "biggy": np.array(merged["biggy"], dtype=bool),
@@ -101,21 +109,25 @@ def main() -> None:
     parser.add_argument("--real-copies", type=int, default=3, help="jittered crops per real training die")
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--real", type=Path, default=REAL)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--size", type=int, default=CROP_SIZE, help="side of the crops in pixels (the reader's input)")
+    parser.add_argument("--out", type=Path, help=f"where to write (default {OUT}, or {OUT}_<size>)")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     if not (args.real / "split.csv").exists():
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
+    args.out = args.out or dataset_dir(args.size)
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed * 1_000_000
+    crops = partial(synthetic_crops, size=args.size)
     with ProcessPoolExecutor(args.workers) as pool:
-        train_synth = list(pool.map(synthetic_crops, range(base, base + args.synthetic_train), chunksize=8))
-        val_synth = list(pool.map(synthetic_crops, range(base + 500_000, base + 500_000 + args.synthetic_val),
-                                  chunksize=8))  # fmt: skip
+        train_synth = list(pool.map(crops, range(base, base + args.synthetic_train), chunksize=8))
+        val_synth = list(pool.map(crops, range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))
     sets = {
-        "train": _merge([real_crops(args.real, "train", args.real_copies, args.seed), *train_synth]),
-        "val_real": _merge([real_crops(args.real, "val", 1, args.seed)]),
-        "val_synth": _merge(val_synth),
+        "train": _merge(
+            [real_crops(args.real, "train", args.real_copies, args.seed, args.size), *train_synth], args.size
+        ),
+        "val_real": _merge([real_crops(args.real, "val", 1, args.seed, args.size)], args.size),
+        "val_synth": _merge(val_synth, args.size),
     }
     summary = {}
     for name, arrays in sets.items():

@@ -1,10 +1,11 @@
 """Trains the die reader on CPU (minutes, not hours) and exports it to ONNX.
 
-    python -m models.die_reader.train [--epochs 14] [--seed 0]
+    python -m models.die_reader.train [--epochs 14] [--seed 0] [--size 32 --init checkpoint/v3.pt]
 
-Reads ``datasets/die_reader/*.npz`` (``make_dataset``), keeps the last epoch in
-``runs/die_reader/last.pt`` (resumable), and writes ``reader.onnx`` and ``config.json`` into this
-folder (``evaluate`` then writes ``metrics.json``). The real photos' val split is only evaluated, never trained on.
+Reads ``datasets/die_reader/*.npz`` (``make_dataset``; ``datasets/die_reader_<size>`` for another
+``--size``), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes
+``reader.onnx`` and ``config.json`` into this folder (``evaluate`` then writes ``metrics.json``). The
+real photos' val split is only evaluated, never trained on.
 """
 
 from __future__ import annotations
@@ -20,19 +21,19 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from models.die_reader.make_dataset import dataset_dir
 from models.die_reader.net import DieReaderNet
 from vision.colours import PALETTE_NAMES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-DATA = ROOT / "datasets" / "die_reader"
 RUN = ROOT / "runs" / "die_reader"
 
 
-def load(name: str) -> dict[str, np.ndarray]:
-    """One of the npz sets written by make_dataset."""
-    with np.load(DATA / f"{name}.npz") as data:
+def load(name: str, size: int = CROP_SIZE) -> dict[str, np.ndarray]:
+    """One of the npz sets written by make_dataset (crops of ``size`` pixels)."""
+    with np.load(dataset_dir(size) / f"{name}.npz") as data:
         return {key: data[key] for key in data.files}
 
 
@@ -116,6 +117,10 @@ def main() -> None:
                         help="also feed each crop standardised (v2 trial; the shipped v1 reads raw crops)")  # fmt: skip
     parser.add_argument("--strong", action="store_true",
                         help="v3: any-angle rotation, gamma and greyscale (see augment_strong)")  # fmt: skip
+    parser.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in pixels (make_dataset --size)")
+    parser.add_argument("--init", type=Path,
+                        help="start from these weights (a checkpoint's model), e.g. a fine-tune of the reader to "
+                             "another --size")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     parser.add_argument("--save-checkpoint", action="store_true",
                         help="copy last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
@@ -123,10 +128,13 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
-    train = load("train")
-    val_real, val_synth = load("val_real"), load("val_synth")
+    train = load("train", args.size)
+    val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
     model = DieReaderNet(standardise=args.standardise)
-    run = RUN / ("v3" if args.strong else "v2" if args.standardise else "v1")
+    name = "v3" if args.strong else "v2" if args.standardise else "v1"
+    if args.size != CROP_SIZE or args.init:
+        name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
+    run = RUN / name
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train["pips"]) / args.batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=args.lr, total_steps=steps)
@@ -149,6 +157,9 @@ def main() -> None:
             first_epoch = state["epoch"] + 1
             generator.set_state(state["generator"])
             print(f"resuming after epoch {first_epoch}", flush=True)
+    if args.init and first_epoch == 0:
+        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+        print(f"starting from the weights of {args.init}", flush=True)
     x_all = to_tensor(train["x"])
     pips_all = torch.from_numpy(train["pips"].astype(np.int64))
     colour_all = torch.from_numpy(train["colour"].astype(np.int64))
@@ -188,7 +199,7 @@ def main() -> None:
 def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str, object]]) -> None:
     """Writes reader.onnx (dynamic batch) and config.json into ``args.out``."""
     model.eval()
-    dummy = torch.zeros(1, 3, CROP_SIZE, CROP_SIZE)
+    dummy = torch.zeros(1, 3, args.size, args.size)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, (dummy,), out / "reader.onnx", input_names=["crops"], output_names=["pips", "colour"],
@@ -196,11 +207,11 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
                       dynamo=False)  # fmt: skip
     config = {
         "weights": "reader.onnx",
-        "input": {"size": CROP_SIZE, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
+        "input": {"size": args.size, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
         "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)},
         "network": f"DieReaderNet(standardise={args.standardise})",
         "train_args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
-        "dataset": json.loads((DATA / "manifest.json").read_text()),
+        "dataset": json.loads((dataset_dir(args.size) / "manifest.json").read_text()),
     }
     if history:
         config["last_epoch"] = history[-1]

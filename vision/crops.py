@@ -7,7 +7,7 @@ import numpy as np
 
 __all__ = ["CROP_MARGIN", "CROP_SIZE", "crop_die", "silhouette"]
 
-CROP_SIZE = 48
+CROP_SIZE = 40
 """Side of the crop the die reader sees, in pixels."""
 CROP_MARGIN = 0.15
 """Context kept around the box, as a fraction of its larger side on each side."""

@@ -1,12 +1,12 @@
 """Builds the die reader's crops: real photos (train split; val kept apart) and synthetic renders.
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
-        [--size 32]
+        [--size 48]
 
-Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; ``--size`` other than 48
-into ``datasets/die_reader_<size>/``): ``x`` uint8 crops (N, size, size, 3) BGR, ``pips`` 0..5,
-``colour`` palette index or -1 (real photos, arbitrary colours), ``biggy`` and ``real`` flags. Boxes
-are jittered like a detector's to teach tolerance.
+Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
+``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
+(N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
+colours), ``biggy`` and ``real`` flags. Boxes are jittered like a detector's to teach tolerance.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Trains the die reader on CPU (minutes, not hours) and exports it to ONNX.
 
-    python -m models.die_reader.train [--epochs 14] [--seed 0] [--size 32 --init checkpoint/v3.pt]
+    python -m models.die_reader.train [--epochs 14] [--seed 0] [--strong] [--size 40 --init WEIGHTS.pt]
 
 Reads ``datasets/die_reader/*.npz`` (``make_dataset``; ``datasets/die_reader_<size>`` for another
 ``--size``), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes

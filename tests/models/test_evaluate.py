@@ -51,3 +51,13 @@ def test_jitter_stays_near_the_box():
         x0, y0, x1, y1 = jitter((100, 100, 120, 130), rng)
         assert abs((x0 + x1) / 2 - 110) <= 0.08 * 20 + 1e-9 and 0.88 * 20 - 1e-9 <= x1 - x0 <= 1.15 * 20 + 1e-9
         assert abs((y0 + y1) / 2 - 115) <= 0.08 * 30 + 1e-9 and 0.88 * 30 - 1e-9 <= y1 - y0 <= 1.15 * 30 + 1e-9
+
+
+def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder():
+    from models.die_reader.make_dataset import OUT, _merge, dataset_dir, synthetic_crops
+    from vision.crops import CROP_SIZE
+
+    crops = synthetic_crops(9_000_000, size=32)
+    assert len(crops["x"]) > 0 and all(x.shape == (32, 32, 3) for x in crops["x"])
+    assert _merge([crops], 32)["x"].shape == (len(crops["x"]), 32, 32, 3)
+    assert dataset_dir(CROP_SIZE) == OUT and dataset_dir(48) == OUT.with_name("die_reader_48")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.annotate import annotate
-from vision.crops import crop_die
+from vision.crops import CROP_SIZE, crop_die
 from vision.detect import biggy_by_neighbours, letterbox, nms, shrink
 from vision.detections import Detections
 
@@ -16,8 +16,8 @@ def test_crop_is_centred_on_the_box_and_pads_outside_the_image():
     white = np.argwhere(crop[:, :, 0] > 127)
     assert np.allclose(white.mean(axis=0), [23.5, 23.5], atol=0.6)
     assert abs(len(white) - (20 * 48 / 30) ** 2) < 0.1 * (20 * 48 / 30) ** 2
-    corner = crop_die(image, (-10, -10, 10, 10))
-    assert corner.shape == (48, 48, 3) and corner.max() == 0
+    corner = crop_die(image, (-10, -10, 10, 10))  # the die reader's size by default
+    assert corner.shape == (CROP_SIZE, CROP_SIZE, 3) and corner.max() == 0
 
 
 def test_letterbox_keeps_aspect_and_maps_back():

@@ -88,19 +88,23 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) ->
     side by side never have a centre in the other's middle.
     """
     order = np.argsort(-scores)
+    ranked = boxes[order]  # best first
+    sides = np.clip(ranked[:, 2:] - ranked[:, :2], 0, None)
+    areas = np.prod(sides, axis=1)
+    # Every pair at once (a frame has tens of candidates), then one greedy pass over the ranking.
+    inter = np.prod(np.clip(np.minimum(ranked[:, None, 2:], ranked[None, :, 2:])
+                            - np.maximum(ranked[:, None, :2], ranked[None, :, :2]), 0, None), axis=2)  # fmt: skip
+    overlaps = inter / np.maximum(areas[:, None] + areas[None, :] - inter, 1e-9) > iou
+    centres = (ranked[:, :2] + ranked[:, 2:]) / 2
+    inside = np.all(np.abs(centres[None, :, :] - centres[:, None, :]) < core * sides[:, None, :] / 2, axis=2)
+    dropped = overlaps | inside  # row i: the boxes that box i, if kept, drops
+    alive = np.ones(len(ranked), dtype=bool)
     keep = []
-    areas = np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    while len(order):
-        i = order[0]
-        keep.append(i)
-        rest = order[1:]
-        lt = np.maximum(boxes[i, :2], boxes[rest, :2])
-        rb = np.minimum(boxes[i, 2:], boxes[rest, 2:])
-        inter = np.prod(np.clip(rb - lt, 0, None), axis=1)
-        inside = np.all(np.abs(centres[rest] - centres[i]) < core * (boxes[i, 2:] - boxes[i, :2]) / 2, axis=1)
-        order = rest[(inter / np.maximum(areas[i] + areas[rest] - inter, 1e-9) <= iou) & ~inside]
-    return np.array(keep, dtype=np.int64)
+    for i in range(len(ranked)):
+        if alive[i]:
+            keep.append(i)
+            alive &= ~dropped[i]
+    return order[np.array(keep, dtype=np.int64)]
 
 
 def biggy_by_neighbours(detections: Detections, ratio: float = 1.28, neighbours: int = 4) -> np.ndarray:

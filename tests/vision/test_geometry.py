@@ -55,6 +55,36 @@ def test_nms_drops_a_part_of_a_die_found_again_but_not_a_die_beside_it():
     assert nms(boxes, scores, 0.5, core=0.8).tolist() == [0, 2]
 
 
+def test_nms_is_the_greedy_pass_one_box_at_a_time():
+    """All pairs are compared at once; the result is the textbook greedy suppression, box by box."""
+
+    def greedy(boxes, scores, iou, core):
+        keep, order = [], list(np.argsort(-scores))
+        while order:
+            i, order = order[0], order[1:]
+            keep.append(i)
+            survivors = []
+            for j in order:
+                lt, rb = np.maximum(boxes[i, :2], boxes[j, :2]), np.minimum(boxes[i, 2:], boxes[j, 2:])
+                inter = np.prod(np.clip(rb - lt, 0, None))
+                union = np.prod(boxes[i, 2:] - boxes[i, :2]) + np.prod(boxes[j, 2:] - boxes[j, :2]) - inter
+                centre_i, centre_j = (boxes[i, :2] + boxes[i, 2:]) / 2, (boxes[j, :2] + boxes[j, 2:]) / 2
+                inside = np.all(np.abs(centre_j - centre_i) < core * (boxes[i, 2:] - boxes[i, :2]) / 2)
+                if inter / union <= iou and not inside:
+                    survivors.append(j)
+            order = survivors
+        return keep
+
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        n = int(rng.integers(0, 30))
+        corner = rng.uniform(0, 200, (n, 2))
+        boxes = np.hstack([corner, corner + rng.uniform(5, 40, (n, 2))])
+        scores = rng.uniform(0, 1, n)
+        for iou, core in ((0.5, 0.0), (0.5, 0.8), (0.3, 0.5)):
+            assert nms(boxes, scores, iou, core).tolist() == greedy(boxes, scores, iou, core)
+
+
 def _grid(sides, spacing=60.0):
     centres = np.array([[i * spacing, 0.0] for i in range(len(sides))])
     half = np.array(sides, float)[:, None] / 2

@@ -115,6 +115,10 @@ class LiveReferee:
         self.notice = ""
         self.frames_read = 0
         self.fps_measured = 0.0
+        """Frames refereed per second (moving average): the source's rate while the producer keeps up."""
+        self.processing_ms = 0.0
+        """Time the pipeline takes per frame (moving average): what the machine could keep up with."""
+        self._last_step_s: float | None = None
         self.alerts: list[dict[str, Any]] = []
         info = store.game(game_id)
         if info is None:
@@ -182,8 +186,12 @@ class LiveReferee:
                 self.last_read = report
             for verdict in report.verdicts:
                 self._record(verdict)
-        rate = 1 / max(time.perf_counter() - started, 1e-3)
-        self.fps_measured = 0.9 * self.fps_measured + 0.1 * rate if self.frames_read else rate
+        spent_ms = 1000 * (time.perf_counter() - started)
+        self.processing_ms = 0.9 * self.processing_ms + 0.1 * spent_ms if self.frames_read else spent_ms
+        if self._last_step_s is not None:
+            rate = 1 / max(started - self._last_step_s, 1e-3)
+            self.fps_measured = 0.9 * self.fps_measured + 0.1 * rate if self.fps_measured else rate
+        self._last_step_s = started
         self.frames_read += 1
         self._publish_frame(frame, report)
         if report.verdicts:
@@ -282,6 +290,7 @@ class LiveReferee:
             "status": self.status,
             "frames": self.frames_read,
             "fps": round(self.fps_measured, 1),
+            "processing_ms": round(self.processing_ms, 1),
             "calibrated": self.pipeline.calibration is not None,
             "awaiting_clear": self.observer.awaiting_clear,
             "alerts": self.alerts[-5:],

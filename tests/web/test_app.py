@@ -89,6 +89,7 @@ def test_a_game_is_refereed_live_and_every_event_is_stored(playing):
     assert kinds[:2] == ["dealt", "rolled"] and "placed" in kinds
     assert all(r["who"] == "camera" for r in records)
     assert live.frames_read == 120
+    assert state["fps"] > 0 and state["processing_ms"] > 0  # frames refereed a second; the pipeline's time each
 
 
 def test_the_page_the_stream_and_the_events(playing):

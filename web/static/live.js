@@ -18,7 +18,7 @@ function say(text) {
 
 function render(state) {
   document.getElementById("status").textContent = state.status + (state.calibrated ? "" : " (not calibrated)");
-  document.getElementById("fps").textContent = state.fps + " frames/s";
+  document.getElementById("fps").textContent = state.fps + " frames/s, " + state.processing_ms + " ms each";
   document.getElementById("notice").textContent = state.notice || "";
   document.getElementById("round").textContent = state.round;
   const names = Object.fromEntries(state.players.map(p => [p.colour, p.name]));

@@ -119,6 +119,7 @@ class LiveReferee:
         self.processing_ms = 0.0
         """Time the pipeline takes per frame (moving average): what the machine could keep up with."""
         self._last_step_s: float | None = None
+        self._interval_s = 0.0
         self.alerts: list[dict[str, Any]] = []
         info = store.game(game_id)
         if info is None:
@@ -188,9 +189,10 @@ class LiveReferee:
                 self._record(verdict)
         spent_ms = 1000 * (time.perf_counter() - started)
         self.processing_ms = 0.9 * self.processing_ms + 0.1 * spent_ms if self.frames_read else spent_ms
-        if self._last_step_s is not None:
-            rate = 1 / max(started - self._last_step_s, 1e-3)
-            self.fps_measured = 0.9 * self.fps_measured + 0.1 * rate if self.fps_measured else rate
+        if self._last_step_s is not None:  # the average interval, inverted (an average of rates overstates)
+            interval = max(started - self._last_step_s, 1e-3)
+            self._interval_s = 0.9 * self._interval_s + 0.1 * interval if self._interval_s else interval
+            self.fps_measured = 1 / self._interval_s
         self._last_step_s = started
         self.frames_read += 1
         self._publish_frame(frame, report)

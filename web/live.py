@@ -114,12 +114,12 @@ class LiveReferee:
         self.status = "starting"
         self.notice = ""
         self.frames_read = 0
-        self.fps_measured = 0.0
-        """Frames refereed per second (moving average): the source's rate while the producer keeps up."""
         self.processing_ms = 0.0
         """Time the pipeline takes per frame (moving average): what the machine could keep up with."""
+        self.interval_s = 0.0
+        """Time from one frame to the next (moving average; its inverse is the frames refereed per second,
+        the source's rate while the producer keeps up: an average of rates would overstate it)."""
         self._last_step_s: float | None = None
-        self._interval_s = 0.0
         self.alerts: list[dict[str, Any]] = []
         info = store.game(game_id)
         if info is None:
@@ -189,10 +189,9 @@ class LiveReferee:
                 self._record(verdict)
         spent_ms = 1000 * (time.perf_counter() - started)
         self.processing_ms = 0.9 * self.processing_ms + 0.1 * spent_ms if self.frames_read else spent_ms
-        if self._last_step_s is not None:  # the average interval, inverted (an average of rates overstates)
+        if self._last_step_s is not None:
             interval = max(started - self._last_step_s, 1e-3)
-            self._interval_s = 0.9 * self._interval_s + 0.1 * interval if self._interval_s else interval
-            self.fps_measured = 1 / self._interval_s
+            self.interval_s = 0.9 * self.interval_s + 0.1 * interval if self.interval_s else interval
         self._last_step_s = started
         self.frames_read += 1
         self._publish_frame(frame, report)
@@ -291,7 +290,7 @@ class LiveReferee:
             "game_id": self.game_id,
             "status": self.status,
             "frames": self.frames_read,
-            "fps": round(self.fps_measured, 1),
+            "fps": round(1 / self.interval_s, 1) if self.interval_s else 0.0,
             "processing_ms": round(self.processing_ms, 1),
             "calibrated": self.pipeline.calibration is not None,
             "awaiting_clear": self.observer.awaiting_clear,

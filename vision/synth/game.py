@@ -37,10 +37,10 @@ __all__ = ["RenderedGame", "Span"]
 _TEX_PX_PER_MM = 3.0
 _TABLE_MM = (-330.0, -250.0, 330.0, 250.0)  # the drawn table top, x0, y0, x1, y1 (y towards the far side)
 _NOISE_SIGMA = 2.0
-# Sensor noise from random bytes through a table: a byte k becomes the rounded Gaussian quantile
-# (k + 0.5) / 256, stored plus 128. Same distribution as rounding Gaussian samples (sigma 2, within
-# +-6), drawn 8 times faster (6 ms a 1280x720 frame instead of 49): rendering costs the demo and the
-# end-to-end tests mostly this.
+# Sensor noise from random bytes through a table: a byte k becomes the Gaussian quantile (k + 0.5) / 256
+# rounded to a whole level, stored plus 128: near-Gaussian noise in whole levels (sigma 2, cut at +-6),
+# drawn 8 times faster than Gaussian samples (6 ms a 1280x720 frame instead of 49): rendering cost the
+# demo and the end-to-end tests mostly this.
 _NOISE_TABLE = np.array([128 + round(NormalDist(0, _NOISE_SIGMA).inv_cdf((k + 0.5) / 256)) for k in range(256)],
                         np.uint8)  # fmt: skip
 

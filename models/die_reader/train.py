@@ -29,6 +29,8 @@ from vision.crops import CROP_MARGIN, CROP_SIZE
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RUN = ROOT / "runs" / "die_reader"
+FIRST_SIZE = 48
+"""The crop side v1-v3 were trained on: runs of this size keep the plain names (v3, checkpoint/v3.pt)."""
 
 
 def load(name: str, size: int = CROP_SIZE) -> dict[str, np.ndarray]:
@@ -101,8 +103,11 @@ def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, floa
 
 
 def _recipe(args: dict[str, object]) -> dict[str, object]:
-    """The arguments that define a training run (not where it is written or copied)."""
-    return {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
+    """The arguments that define a training run (not where it is written or copied).
+
+    Runs saved before ``--size`` and ``--init`` existed were 48 px crops from scratch.
+    """
+    return {"size": FIRST_SIZE, "init": None} | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
 
 
 def main() -> None:
@@ -132,7 +137,7 @@ def main() -> None:
     val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
     model = DieReaderNet(standardise=args.standardise)
     name = "v3" if args.strong else "v2" if args.standardise else "v1"
-    if args.size != CROP_SIZE or args.init:
+    if args.size != FIRST_SIZE or args.init:
         name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
     run = RUN / name
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)

@@ -11,7 +11,7 @@ angle, hands over the table, sensor noise) and watched frame by frame. Measured:
 ``--reader truth`` reads the dice from the renderer's labels (checks everything but the model);
 the default reads them with the trained model. Run with ``make bench`` or by hand::
 
-    python bench/bench_pipeline.py --seeds 101 102 103 [--rounds 2] [--reader truth]
+    python bench/bench_pipeline.py --seeds 101 102 103 [--rounds 2] [--reader truth] [--rules las-vegas+biggy]
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from vision.synth.game import RenderedGame
 
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, models: Path | None = None,
-               confidence: float | None = None) -> dict[str, object]:  # fmt: skip
+               confidence: float | None = None, rules: str = "las-vegas") -> dict[str, object]:  # fmt: skip
     colours = ("red", "blue", "green", "black", "yellow")[:players]
-    game = RenderedGame(seed=seed, players=colours, rounds=rounds)
+    game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     rules = game.ruleset
     observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), seed))
     showing = [0]
@@ -104,14 +104,16 @@ def main() -> None:
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
     parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
+    parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy (Biggys told "
+                        "by their size on the table)")  # fmt: skip
     args = parser.parse_args()
-    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models, args.confidence)
+    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models, args.confidence, args.rules)
                for seed in args.seeds]  # fmt: skip
     for result in results:
         print(json.dumps(result))
     total_rounds = sum(int(r["rounds"]) for r in results)
     right = sum(int(r["rounds_settled_right"]) for r in results)
-    print(json.dumps({"reader": args.reader, "rounds_settled_right": f"{right}/{total_rounds}",
+    print(json.dumps({"reader": args.reader, "rules": args.rules, "rounds_settled_right": f"{right}/{total_rounds}",
                       "fps_median": statistics.median(float(r["fps"]) for r in results)}))  # fmt: skip
 
 

@@ -5,6 +5,7 @@ For finding where the camera referee goes wrong on a benchmark game: every momen
 alert or held-back reading the settled table it came from::
 
     python bench/trace_game.py --seed 102 [--players red,blue,green] [--rounds 1] [--models DIR]
+        [--rules las-vegas+biggy]
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
     parser.add_argument("--confidence", type=float, default=None, help="another detector confidence threshold")
+    parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy")
     args = parser.parse_args()
     options = {} if args.confidence is None else {"confidence": args.confidence}
-    game = RenderedGame(seed=args.seed, players=args.players.split(","), rounds=args.rounds)
+    game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
     observer = Observer(initial, deal=seeded_deal(initial, args.seed))
     detector = DiceDetector(args.models / "dice_detector", args.models / "die_reader", **options)

@@ -23,7 +23,7 @@ __all__ = [
     "MODELS",
     "DiceDetector",
     "ModelError",
-    "biggy_by_neighbours",
+    "biggy_by_size",
     "dice_to_json",
     "letterbox",
     "nms",
@@ -107,22 +107,41 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) ->
     return order[np.array(keep, dtype=np.int64)]
 
 
-def biggy_by_neighbours(detections: Detections, ratio: float = 1.28, neighbours: int = 4) -> np.ndarray:
-    """True for dice clearly larger than their nearest neighbours (a Biggy is 1.5x a normal die's edge).
+def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio: float = 1.28,
+                  neighbours: int = 4, plane: int = 6) -> np.ndarray:  # fmt: skip
+    """True for dice clearly larger than a normal die at their place in the picture (a Biggy's edge is 1.5x).
 
-    Each die is compared with the median size of its ``neighbours`` nearest other dice, which share its
-    perspective; a die with no neighbour cannot be judged and counts as normal.
+    ``sizes``: each die's size in pixels (the die reader's estimate); the boxes' sides when None.
+    Seen in perspective, the inverse of a normal die's size is an affine function of its place in the
+    picture (the inverse depth of a point on a plane is). With at least ``plane`` dice that function is
+    fitted, again without the dice that look clearly larger or smaller than it says (Biggys, parts of
+    dice found on their own), and a die is a Biggy when it is ``ratio`` times the size fitted at its
+    place. With fewer dice, each is compared with the median size of its ``neighbours`` nearest ones,
+    which share its perspective; a die alone cannot be judged and counts as normal.
     """
     n = len(detections)
+    sizes = detections.sides if sizes is None else np.asarray(sizes, dtype=np.float64)
+    centres = detections.centres
     if n < 2:
         return np.zeros(n, dtype=bool)
-    sides, centres = detections.sides, detections.centres
+    if n >= plane:
+        design = np.column_stack([np.ones(n), centres / 1000.0])
+        normal = np.ones(n, dtype=bool)
+        for _ in range(4):
+            coefficients = np.linalg.lstsq(design[normal], 1.0 / np.maximum(sizes[normal], 1e-6), rcond=None)[0]
+            relative = sizes * (design @ coefficients)  # each size over a normal die's size at its place
+            looks_normal = (relative > 0.8) & (relative < 1.15)
+            if looks_normal.sum() < 4 or (looks_normal == normal).all():
+                break
+            normal = looks_normal
+        if normal.sum() >= 4 and np.all(design @ coefficients > 0):
+            return np.asarray(relative > ratio)
     distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
     np.fill_diagonal(distances, np.inf)
-    nearest = sides[np.argsort(distances, axis=1)[:, : min(neighbours, n - 1)]]  # (n, k) neighbours' sides
+    nearest = sizes[np.argsort(distances, axis=1)[:, : min(neighbours, n - 1)]]  # (n, k) neighbours' sizes
     # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
     reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
-    return sides > ratio * reference
+    return np.asarray(sizes > ratio * reference)
 
 
 def _session(path: Path):  # type: ignore[no-untyped-def]
@@ -213,21 +232,26 @@ class DiceDetector:
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """Stage 2: adds the columns ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence``, ``biggy``.
 
-        Also ``body``: each die's body colour (BGR), from which the colours learned at setup are told.
+        Also ``size``: each die's size in pixels (the square root of its silhouette's area, as the die
+        reader sees it; NaN from a reader without that output, whose Biggys are told by the boxes'
+        sides), and ``body``: each die's body colour (BGR), from which the colours learned at setup are told.
         """
         if not len(detections):
             empty = {"pips": np.zeros(0, int), "pips_confidence": np.zeros(0, np.float32),
                      "colour": np.zeros(0, object), "colour_confidence": np.zeros(0, np.float32),
-                     "biggy": np.zeros(0, bool), "body": np.zeros((0, 3), np.float32)}  # fmt: skip
+                     "biggy": np.zeros(0, bool), "size": np.zeros(0, np.float32),
+                     "body": np.zeros((0, 3), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
-        pip_p, colour_p = read_crops(self.reader, crops, 1)
+        pip_p, colour_p, fill = read_crops(self.reader, crops, 1)
         unsure = pip_p.max(1) < self.sure  # only these are read again, turned (most dice are read at once)
         if self.rotations > 1 and unsure.any():  # the other turns, averaged with the first
-            more_pips, more_colour = read_crops(self.reader, crops[unsure], self.rotations, first=1)
+            more_pips, more_colour, more_fill = read_crops(self.reader, crops[unsure], self.rotations, first=1)
             turns = self.rotations
             pip_p[unsure] = (pip_p[unsure] + (turns - 1) * more_pips) / turns
             colour_p[unsure] = (colour_p[unsure] + (turns - 1) * more_colour) / turns
+            fill[unsure] = (fill[unsure] + (turns - 1) * more_fill) / turns
+        sizes = fill * (detections.xyxy[:, 2:] - detections.xyxy[:, :2]).max(axis=1)  # NaN: the reader cannot tell
         one_stage = "face" in detections.data
         data = {
             **detections.data,
@@ -235,7 +259,8 @@ class DiceDetector:
             "pips_confidence": np.ones(len(detections), np.float32) if one_stage else pip_p.max(1).astype(np.float32),
             "colour": np.array([self.colours[i] for i in colour_p.argmax(1)], dtype=object),
             "colour_confidence": colour_p.max(1).astype(np.float32),
-            "biggy": biggy_by_neighbours(detections),
+            "biggy": biggy_by_size(detections, sizes if np.isfinite(sizes).all() else None),
+            "size": sizes.astype(np.float32),
             "body": body_colour(crops),
         }
         return Detections(detections.xyxy, detections.confidence, data)
@@ -267,19 +292,21 @@ def dice_to_json(detections: Detections) -> list[dict[str, object]]:
 
 
 def read_crops(session: object, crops: np.ndarray, rotations: int = 4, first: int = 0,
-               ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Pip and colour probabilities of uint8 BGR crops (N, S, S, 3) from the die reader's session.
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Pip and colour probabilities and sizes of uint8 BGR crops (N, S, S, 3) from the die reader's session.
 
     A face reads the same turned, so the prediction is averaged over the quarter turns ``first`` to
-    ``rotations - 1`` (test-time augmentation; ``first`` skips turns already read).
+    ``rotations - 1`` (test-time augmentation; ``first`` skips turns already read). The size is the
+    die's size over the larger side of its box, NaN from a reader without the size output (v4 and before).
     """
     n = len(crops)
     turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(first, max(first + 1, rotations))])
     blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-    pip_logits, colour_logits = session.run(None, {session.get_inputs()[0].name: blob})  # type: ignore[attr-defined]
+    pip_logits, colour_logits, *size = session.run(None, {session.get_inputs()[0].name: blob})  # type: ignore[attr-defined]
     pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)
     colour_p = _softmax(colour_logits).reshape(-1, n, colour_logits.shape[1]).mean(axis=0)
-    return pip_p, colour_p
+    sizes = size[0].reshape(-1, n).mean(axis=0) if size else np.full(n, np.nan)
+    return pip_p, colour_p, sizes
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

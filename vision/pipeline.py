@@ -147,12 +147,18 @@ class TablePipeline:
     def _sizes_mm(self, image: np.ndarray, calibration: Calibration, detections: Detections) -> np.ndarray:
         """Each die's size on the table plane: the square root of its outline's projected area.
 
-        The outline is the die's rotated silhouette when one stands out clearly, else its box.
+        The die reader's size estimate (pixels) scaled by the table's millimetres per pixel at the box,
+        when the reader gives one; else the die's rotated silhouette when one stands out clearly, else
+        its box.
         """
         sizes = np.zeros(len(detections))
+        learned = detections.data.get("size", np.full(len(detections), np.nan))
         for i, (x0, y0, x1, y1) in enumerate(detections.xyxy):
             box = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float64)
             box_mm = _area(calibration.to_table(box))
+            if np.isfinite(learned[i]):
+                sizes[i] = learned[i] * np.sqrt(box_mm / max((x1 - x0) * (y1 - y0), 1e-6))
+                continue
             outline = silhouette(image, (x0, y0, x1, y1))
             outline_mm = _area(calibration.to_table(outline)) if outline is not None else 0.0
             # A silhouette much smaller than the box is a part of the die (a face in shadow): not trusted.

@@ -5,7 +5,8 @@
 Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes) and ``val_synth.npz``
 (held-out renders, jittered boxes), from ``datasets/die_reader_<size>/`` for a reader of another input
 size, runs the reader through ``vision.detect.read_crops`` exactly as inference does (with and without
-the quarter-turn averaging), and writes ``metrics.json`` and ``metrics.csv`` beside this file.
+the quarter-turn averaging; the size's relative error where the reader tells it), and writes
+``metrics.json`` and ``metrics.csv`` beside this file.
 """
 
 from __future__ import annotations
@@ -29,9 +30,15 @@ def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
     size = int(session.get_inputs()[0].shape[2])  # the crops the reader was made for
     with np.load(dataset_dir(size) / f"{name}.npz") as data:
         x, pips, colour = data["x"], data["pips"], data["colour"]
+        truth_size = data["size"] if "size" in data.files else np.full(len(pips), np.nan)
     result: dict[str, float | int] = {"crops": len(pips)}
     for rotations in (1, 4):
-        pip_p, colour_p = read_crops(session, x, rotations)
+        pip_p, colour_p, sizes = read_crops(session, x, rotations)
+        measured = np.isfinite(truth_size) & np.isfinite(sizes)
+        if rotations == 1 and measured.any():  # the die's size (Biggy or turned die), as a relative error
+            error = np.abs(sizes[measured] / truth_size[measured] - 1)
+            result["size_error_median"] = round(float(np.median(error)), 4)
+            result["size_error_p90"] = round(float(np.percentile(error, 90)), 4)
         suffix = "" if rotations == 1 else "_4turns"
         result[f"pips_accuracy{suffix}"] = round(float((pip_p.argmax(1) == pips).mean()), 4)
         known = colour >= 0

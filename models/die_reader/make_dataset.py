@@ -6,7 +6,9 @@
 Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
 (N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
-colours), ``biggy`` and ``real`` flags. Boxes are jittered like a detector's to teach tolerance.
+colours), ``biggy`` and ``real`` flags, and ``size``: the die's size in the picture (square root of its
+whole silhouette's area) over the larger side of the box the crop was cut around (NaN for real photos,
+whose labels do not tell it). Boxes are jittered like a detector's to teach tolerance.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def jitter(box: tuple[float, float, float, float], rng: np.random.Generator) -> 
 
 
 def _empty() -> dict[str, list]:
-    return {"x": [], "pips": [], "colour": [], "biggy": [], "real": []}
+    return {"x": [], "pips": [], "colour": [], "biggy": [], "real": [], "size": []}
 
 
 def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_SIZE) -> dict[str, list]:
@@ -68,6 +70,7 @@ def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_
                 out["colour"].append(-1)
                 out["biggy"].append(False)
                 out["real"].append(True)
+                out["size"].append(np.nan)
     return out
 
 
@@ -79,7 +82,9 @@ def synthetic_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
     rng = np.random.default_rng(seed + 7)
     out = _empty()
     for die in scene.dice:
-        out["x"].append(crop_die(scene.image, jitter(die.box, rng), size))
+        box = jitter(die.box, rng)
+        out["x"].append(crop_die(scene.image, box, size))
+        out["size"].append(die.size / max(box[2] - box[0], box[3] - box[1], 1.0))
         out["pips"].append(die.pips - 1)
         out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
         out["biggy"].append(die.biggy)
@@ -98,6 +103,7 @@ def _merge(parts: list[dict[str, list]], size: int) -> dict[str, np.ndarray]:
         "colour": np.array(merged["colour"], dtype=np.int8),
         "biggy": np.array(merged["biggy"], dtype=bool),
         "real": np.array(merged["real"], dtype=bool),
+        "size": np.array(merged["size"], dtype=np.float32),
     }
 
 

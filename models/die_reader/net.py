@@ -1,4 +1,4 @@
-"""The die reader network: a small CNN with two heads, pips (6) and palette colour (12)."""
+"""The die reader network: a small CNN with heads for the pips (6), the palette colour (12) and the size."""
 
 from __future__ import annotations
 
@@ -19,14 +19,18 @@ def _block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
 
 
 class DieReaderNet(nn.Module):
-    """48x48 BGR crop (scaled to 0..1) -> (pip logits (N, 6), colour logits (N, 12)).
+    """A BGR crop (scaled to 0..1) -> (pip logits (N, 6), colour logits (N, 12)[, size (N,)]).
+
+    With ``size_head`` a third output tells the die's size (square root of its silhouette's area) as a
+    fraction of the larger side of the box the crop was cut around: a die turned 45 degrees fills its
+    box less than one lying square, so box sides alone cannot tell a Biggy from a turned die.
 
     With ``standardise`` the network also sees each crop standardised (zero mean, unit spread): dark
     dice in dim photos show their pips, while the raw channels keep the absolute colour. Doing it
     inside the network puts the one implementation in the exported ONNX graph.
     """
 
-    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False) -> None:
+    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False, size_head: bool = False) -> None:
         super().__init__()
         self.standardise = standardise
         self.features = nn.Sequential(
@@ -36,12 +40,15 @@ class DieReaderNet(nn.Module):
         )  # fmt: skip
         self.pips = nn.Linear(96, 6)
         self.colour = nn.Linear(96, colours)
+        self.size = nn.Linear(96, 1) if size_head else None  # the logarithm of the size fraction
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Logits of both heads."""
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """Logits of the pips and colour heads, and the size fraction (positive) with ``size_head``."""
         if self.standardise:
             mean = x.mean(dim=(1, 2, 3), keepdim=True)
             spread = (x - mean).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
             x = torch.cat([x, (x - mean) / (spread + 0.02)], dim=1)
         features = self.features(x)
-        return self.pips(features), self.colour(features)
+        if self.size is None:
+            return self.pips(features), self.colour(features)
+        return self.pips(features), self.colour(features), self.size(features).squeeze(1).exp()

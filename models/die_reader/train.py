@@ -1,6 +1,7 @@
 """Trains the die reader on CPU (minutes, not hours) and exports it to ONNX.
 
     python -m models.die_reader.train [--epochs 14] [--seed 0] [--strong] [--size 40 --init WEIGHTS.pt]
+        [--size-head]
 
 Reads ``datasets/die_reader/*.npz`` (``make_dataset``; ``datasets/die_reader_<size>`` for another
 ``--size``), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes
@@ -61,11 +62,12 @@ def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     return x.clamp_(0, 1)
 
 
-def augment_strong(x: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def augment_strong(x: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """:func:`augment`, then per crop: any rotation, a slight zoom, gamma, and greyscale for a quarter.
 
     Dice lie at any angle and boxes stray; light is dim or harsh; a third of the real photos are grey.
-    Returns the crops and which were turned grey (their colour label no longer applies).
+    Returns the crops, which were turned grey (their colour label no longer applies) and each crop's
+    zoom (a zoom of 1.1 shows 1.1 times the width: the die looks that much smaller in the crop).
     """
     x = augment(x, generator)
     n = x.shape[0]
@@ -81,33 +83,40 @@ def augment_strong(x: torch.Tensor, generator: torch.Generator) -> tuple[torch.T
     if grey.any():
         luma = (x[grey] * torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)).sum(1, keepdim=True)
         x[grey] = luma.expand(-1, 3, -1, -1)
-    return x.clamp_(0, 1), grey
+    return x.clamp_(0, 1), grey, zoom
 
 
 def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, float]:
     """Pip accuracy (all crops) and colour accuracy (crops with a palette colour)."""
     model.eval()
-    pips, colours = [], []
+    pips, colours, sizes = [], [], []
     with torch.no_grad():
         for start in range(0, len(data["pips"]), 512):
-            p, c = model(to_tensor(data["x"][start : start + 512]))
+            p, c, *s = model(to_tensor(data["x"][start : start + 512]))
             pips.append(p.argmax(1))
             colours.append(c.argmax(1))
+            sizes += s
     pip_pred = torch.cat(pips).numpy()
     colour_pred = torch.cat(colours).numpy()
     known = data["colour"] >= 0
     result = {"crops": len(pip_pred), "pips_accuracy": float((pip_pred == data["pips"]).mean())}
     if known.any():
         result["colour_accuracy"] = float((colour_pred[known] == data["colour"][known]).mean())
+    measured = np.isfinite(data["size"]) if "size" in data else np.zeros(len(pip_pred), bool)
+    if sizes and measured.any():
+        error = torch.cat(sizes).numpy()[measured] / data["size"][measured] - 1
+        result["size_error_median"] = float(np.median(np.abs(error)))
     return result
 
 
 def _recipe(args: dict[str, object]) -> dict[str, object]:
     """The arguments that define a training run (not where it is written or copied).
 
-    Runs saved before ``--size`` and ``--init`` existed were 48 px crops from scratch.
+    Runs saved before ``--size``, ``--init`` and ``--size-head`` existed were 48 px crops from scratch,
+    without the size head.
     """
-    return {"size": FIRST_SIZE, "init": None} | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
+    before = {"size": FIRST_SIZE, "init": None, "size_head": False}
+    return before | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
 
 
 def main() -> None:
@@ -126,6 +135,8 @@ def main() -> None:
     parser.add_argument("--init", type=Path,
                         help="start from these weights (a checkpoint's model), e.g. a fine-tune of the reader to "
                              "another --size")  # fmt: skip
+    parser.add_argument("--size-head", action="store_true",
+                        help="v5: also learn the die's size in its crop (tells a Biggy from a turned die)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     parser.add_argument("--save-checkpoint", action="store_true",
                         help="copy last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
@@ -135,8 +146,8 @@ def main() -> None:
     generator = torch.Generator().manual_seed(args.seed)
     train = load("train", args.size)
     val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
-    model = DieReaderNet(standardise=args.standardise)
-    name = "v3" if args.strong else "v2" if args.standardise else "v1"
+    model = DieReaderNet(standardise=args.standardise, size_head=args.size_head)
+    name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
         name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
     run = RUN / name
@@ -163,11 +174,15 @@ def main() -> None:
             generator.set_state(state["generator"])
             print(f"resuming after epoch {first_epoch}", flush=True)
     if args.init and first_epoch == 0:
-        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+        # A reader without the size head starts that head afresh; everything else carries over.
+        missing, unexpected = model.load_state_dict(torch.load(args.init, weights_only=False)["model"], strict=False)
+        if unexpected or any(not key.startswith("size.") for key in missing):
+            raise SystemExit(f"{args.init} does not fit this network: missing {missing}, unexpected {unexpected}")
         print(f"starting from the weights of {args.init}", flush=True)
     x_all = to_tensor(train["x"])
     pips_all = torch.from_numpy(train["pips"].astype(np.int64))
     colour_all = torch.from_numpy(train["colour"].astype(np.int64))
+    size_all = torch.from_numpy(train.get("size", np.full(len(pips_all), np.nan, np.float32)))
     history = []
     for epoch in range(first_epoch, args.epochs):
         model.train()
@@ -176,16 +191,20 @@ def main() -> None:
         total = 0.0
         for start in range(0, len(order), args.batch):
             idx = order[start : start + args.batch]
-            colour = colour_all[idx]
+            colour, size = colour_all[idx], size_all[idx]
             if args.strong:
-                x, grey = augment_strong(x_all[idx], generator)
+                x, grey, zoom = augment_strong(x_all[idx], generator)
                 colour = torch.where(grey, torch.full_like(colour, -1), colour)
+                size = size / zoom
             else:
                 x = augment(x_all[idx], generator)
-            pip_logits, colour_logits = model(x)
+            pip_logits, colour_logits, *predicted = model(x)
             loss = F.cross_entropy(pip_logits, pips_all[idx])
             if (colour >= 0).any():
                 loss = loss + 0.5 * F.cross_entropy(colour_logits, colour, ignore_index=-1)
+            known = torch.isfinite(size)
+            if predicted and known.any():  # the size's logarithm: a 5 % error costs the same at any size
+                loss = loss + 2.0 * F.smooth_l1_loss(predicted[0][known].log(), size[known].log(), beta=0.05)
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -207,14 +226,16 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
     dummy = torch.zeros(1, 3, args.size, args.size)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, (dummy,), out / "reader.onnx", input_names=["crops"], output_names=["pips", "colour"],
-                      dynamic_axes={"crops": {0: "n"}, "pips": {0: "n"}, "colour": {0: "n"}}, opset_version=17,
+    outputs = ["pips", "colour", *(["size"] if args.size_head else [])]
+    torch.onnx.export(model, (dummy,), out / "reader.onnx", input_names=["crops"], output_names=outputs,
+                      dynamic_axes={"crops": {0: "n"}} | {name: {0: "n"} for name in outputs}, opset_version=17,
                       dynamo=False)  # fmt: skip
     config = {
         "weights": "reader.onnx",
         "input": {"size": args.size, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
-        "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)},
-        "network": f"DieReaderNet(standardise={args.standardise})",
+        "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)}
+        | ({"size": "the die's size over the larger side of its box"} if args.size_head else {}),
+        "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head})",
         "train_args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
         "dataset": json.loads((dataset_dir(args.size) / "manifest.json").read_text()),
     }

@@ -59,5 +59,8 @@ def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder(
 
     crops = synthetic_crops(9_000_000, size=32)
     assert len(crops["x"]) > 0 and all(x.shape == (32, 32, 3) for x in crops["x"])
-    assert _merge([crops], 32)["x"].shape == (len(crops["x"]), 32, 32, 3)
+    merged = _merge([crops], 32)
+    assert merged["x"].shape == (len(crops["x"]), 32, 32, 3)
+    # The size the reader learns: the die's size over its (jittered) box's larger side, about 0.6-1.
+    assert merged["size"].shape == (len(crops["x"]),) and np.all((merged["size"] > 0.4) & (merged["size"] < 1.3))
     assert dataset_dir(CROP_SIZE) == OUT and dataset_dir(48) == OUT.with_name("die_reader_48")

@@ -5,7 +5,7 @@ import pytest
 
 from vision.annotate import annotate
 from vision.crops import CROP_SIZE, crop_die
-from vision.detect import biggy_by_neighbours, letterbox, nms, shrink
+from vision.detect import biggy_by_size, letterbox, nms, shrink
 from vision.detections import Detections
 
 
@@ -101,8 +101,8 @@ def _grid(sides, spacing=60.0):
         ([30, 30, 20, 20], [True, True, False, False]),
     ],
 )
-def test_biggy_by_neighbours(sides, expected):
-    assert biggy_by_neighbours(_grid(sides)).tolist() == expected
+def test_biggy_by_size(sides, expected):
+    assert biggy_by_size(_grid(sides)).tolist() == expected
 
 
 def test_biggy_follows_perspective():
@@ -110,7 +110,29 @@ def test_biggy_follows_perspective():
     far = _grid([14, 14, 21, 14])
     near = Detections(far.xyxy * 2 + [0, 400, 0, 400], far.confidence)
     both = Detections(np.vstack([far.xyxy, near.xyxy]), np.ones(8))
-    assert biggy_by_neighbours(both).tolist() == [False, False, True, False] * 2
+    assert biggy_by_size(both).tolist() == [False, False, True, False] * 2
+
+
+def test_biggy_on_a_table_seen_at_a_slant():
+    # Rows of dice shrinking with distance (the inverse size is affine over the picture, as on a table
+    # seen in perspective): a Biggy far away is smaller than the normal dice near the camera, and one
+    # near them larger than a far Biggy; the size fitted over the whole table tells each.
+    rows = [(y, 800.0 / (10 + y / 25)) for y in (0.0, 150.0, 300.0, 450.0)]  # (row y, a normal die's size)
+    centres, sizes, truth = [], [], []
+    for row, (y, normal) in enumerate(rows):
+        for column in range(5):
+            big = (row, column) in {(0, 1), (3, 3)}
+            centres.append((column * 80.0, y))
+            sizes.append(normal * (1.5 if big else 1.0) * (1 + 0.03 * ((row + column) % 3 - 1)))
+            truth.append(big)
+    centres_a, half = np.array(centres), np.array(sizes)[:, None] / 2
+    table = Detections(np.hstack([centres_a - half, centres_a + half]), np.ones(len(sizes)))
+    assert biggy_by_size(table).tolist() == truth
+    # The reader's own size estimate, when given, is judged instead of the boxes' sides.
+    turned = table.xyxy.copy()
+    turned[2] = [turned[2, 0] - 15, turned[2, 1] - 15, turned[2, 2] + 15, turned[2, 3] + 15]  # a turned die's box
+    assert biggy_by_size(Detections(turned, table.confidence))[2]
+    assert biggy_by_size(Detections(turned, table.confidence), np.array(sizes)).tolist() == truth
 
 
 def test_detections_container():

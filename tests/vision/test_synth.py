@@ -61,6 +61,9 @@ def test_boxes_match_the_pixels_the_dice_changed(seed, monkeypatch):
         assert len(xs) > 0.5 * (x1 - x0) * (y1 - y0)
         assert abs(xs.min() + max(x0 - 3, 0) - x0) <= 1 and abs(xs.max() + 1 + max(x0 - 3, 0) - x1) <= 1
         assert abs(ys.min() + max(y0 - 3, 0) - y0) <= 1 and abs(ys.max() + 1 + max(y0 - 3, 0) - y1) <= 1
+        # Its size is the square root of its silhouette's area, whatever its turn: the changed pixels are
+        # that area and the antialiased edge around it (about half a pixel wide: 2x the size, measured).
+        assert 0 <= len(xs) - die.size**2 <= 3 * die.size
         checked += 1
     assert checked >= 3
 

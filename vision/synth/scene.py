@@ -45,6 +45,9 @@ class DieLabel:
     """Fraction of the die's silhouette left visible (hands and other dice hide the rest)."""
     palette: bool = True
     """False for a die drawn in an arbitrary colour (``colour`` is then only the nearest name)."""
+    size: float = 0.0
+    """Square root of the area of the die's whole silhouette in pixels (hidden parts included): its size
+    in the picture whatever its turn, which a box is not (a die turned 45 degrees has a box 1.41x wider)."""
 
 
 @dataclass
@@ -180,14 +183,18 @@ def _table_texture(rng: np.random.Generator, zones: list[_Zone], style: str, sta
 
 
 def _place_dice(rng: np.random.Generator, snapshot: TableSnapshot, zones: list[_Zone], tray: _Zone,
-                ) -> list[tuple[DiePose, object, int]]:  # fmt: skip
-    """Poses for every die of the snapshot inside its zone, mostly apart, sometimes touching or leaning."""
+                scales: dict[object, float]) -> list[tuple[DiePose, object, int]]:  # fmt: skip
+    """Poses for every die of the snapshot inside its zone, mostly apart, sometimes touching or leaning.
+
+    ``scales``: each colour's size factor (a set of dice); dice of one set differ by 1 % at most.
+    """
     placed: list[tuple[DiePose, object, int]] = []
     groups = [(zone, dice) for zone, dice in zip(zones, snapshot.casinos, strict=True)] + [(tray, snapshot.tray)]
     for zone, dice in groups:
         spots: list[tuple[float, float, float]] = []
         for reading in dice:
-            size = (BIGGY_MM if reading.big else DIE_MM) * rng.uniform(0.9, 1.12)
+            spread = rng.uniform(-1, 1)
+            size = (BIGGY_MM if reading.big else DIE_MM) * scales[reading.colour] * (1 + 0.01 * spread)
             for _ in range(60):
                 x = rng.uniform(zone.x0 + size, zone.x1 - size)
                 y = rng.uniform(zone.y0 + size, zone.y1 - size * (2.8 if zone.number else 1.0))
@@ -321,7 +328,12 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
     light = np.array([*rng.uniform(-0.6, 0.6, 2), 1.0])
     light /= np.linalg.norm(light)
 
-    dice = _place_dice(rng, snapshot, zones, tray)
+    # Dice sets differ in size (editions, people's own dice), the dice of one set hardly: a scene-wide
+    # factor and one for each colour, drawn apart from ``rng`` so the rest of the scene stays as it was.
+    sizes = np.random.default_rng([seed, 7])
+    table_scale = float(sizes.uniform(0.9, 1.12))
+    scales = {colour: table_scale * float(sizes.uniform(0.96, 1.04)) for colour in looks}
+    dice = _place_dice(rng, snapshot, zones, tray, scales)
     tex = _table_texture(rng, zones, style, state)
     shadows(tex, [pose for pose, _, _ in dice], light, float(rng.uniform(0.15, 0.5)))
     tex = cv2.GaussianBlur(tex, (0, 0), 1.2)
@@ -373,6 +385,7 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
             zone,
             round(visible, 3),  # type: ignore[attr-defined]
             reading.colour not in arbitrary,
+            round(float(np.sqrt(area)) / scale, 2),
         )  # type: ignore[attr-defined]
         (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
     return Scene(image, labels, hidden, state.to_notation(), seed, tilt)

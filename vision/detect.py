@@ -112,18 +112,26 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     """True for dice clearly larger than a normal die at their place in the picture (a Biggy's edge is 1.5x).
 
     ``sizes``: each die's size in pixels (the die reader's estimate); the boxes' sides when None.
-    Seen in perspective, the inverse of a normal die's size is an affine function of its place in the
-    picture (the inverse depth of a point on a plane is). With at least ``plane`` dice that function is
-    fitted, again without the dice that look clearly larger or smaller than it says (Biggys, parts of
-    dice found on their own), and a die is a Biggy when it is ``ratio`` times the size fitted at its
-    place. With fewer dice, each is compared with the median size of its ``neighbours`` nearest ones,
-    which share its perspective; a die alone cannot be judged and counts as normal.
+    Each die is compared with the median size of its ``neighbours`` nearest ones, which share its
+    perspective (a die alone cannot be judged and counts as normal). Seen in perspective, the inverse
+    of a normal die's size is also an affine function of its place in the picture (the inverse depth
+    of a point on a plane is): with at least ``plane`` dice that function is fitted, again without the
+    dice that look clearly larger or smaller than it says (Biggys, parts of dice found on their own),
+    and a Biggy must then be ``ratio`` times both its neighbours' size and the size fitted at its place.
+    The fit keeps a normal die near the camera from passing for a Biggy beside farther ones; the
+    neighbours keep a die the fit extrapolates to (alone in a corner, on a tray's wall) from passing.
     """
     n = len(detections)
     sizes = detections.sides if sizes is None else np.asarray(sizes, dtype=np.float64)
     centres = detections.centres
     if n < 2:
         return np.zeros(n, dtype=bool)
+    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
+    np.fill_diagonal(distances, np.inf)
+    nearest = sizes[np.argsort(distances, axis=1)[:, : min(neighbours, n - 1)]]  # (n, k) neighbours' sizes
+    # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
+    reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
+    among_neighbours = np.asarray(sizes > ratio * reference)
     if n >= plane:
         design = np.column_stack([np.ones(n), centres / 1000.0])
         normal = np.ones(n, dtype=bool)
@@ -135,13 +143,8 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
                 break
             normal = looks_normal
         if normal.sum() >= 4 and np.all(design @ coefficients > 0):
-            return np.asarray(relative > ratio)
-    distances = np.linalg.norm(centres[:, None, :] - centres[None, :, :], axis=2)
-    np.fill_diagonal(distances, np.inf)
-    nearest = sizes[np.argsort(distances, axis=1)[:, : min(neighbours, n - 1)]]  # (n, k) neighbours' sizes
-    # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
-    reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
-    return np.asarray(sizes > ratio * reference)
+            return among_neighbours & (relative > ratio)
+    return among_neighbours
 
 
 def _session(path: Path):  # type: ignore[no-untyped-def]

@@ -251,9 +251,8 @@ class DiceDetector:
         if self.rotations > 1 and unsure.any():  # the other turns, averaged with the first
             more_pips, more_colour, more_fill = read_crops(self.reader, crops[unsure], self.rotations, first=1)
             turns = self.rotations
-            pip_p[unsure] = (pip_p[unsure] + (turns - 1) * more_pips) / turns
-            colour_p[unsure] = (colour_p[unsure] + (turns - 1) * more_colour) / turns
-            fill[unsure] = (fill[unsure] + (turns - 1) * more_fill) / turns
+            for first, more in ((pip_p, more_pips), (colour_p, more_colour), (fill, more_fill)):
+                first[unsure] = (first[unsure] + (turns - 1) * more) / turns
         sizes = fill * (detections.xyxy[:, 2:] - detections.xyxy[:, :2]).max(axis=1)  # NaN: the reader cannot tell
         one_stage = "face" in detections.data
         data = {

@@ -330,9 +330,9 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
 
     # Dice sets differ in size (editions, people's own dice), the dice of one set hardly: a scene-wide
     # factor and one for each colour, drawn apart from ``rng`` so the rest of the scene stays as it was.
-    sizes = np.random.default_rng([seed, 7])
-    table_scale = float(sizes.uniform(0.9, 1.12))
-    scales = {colour: table_scale * float(sizes.uniform(0.96, 1.04)) for colour in looks}
+    sets_rng = np.random.default_rng([seed, 7])
+    table_scale = float(sets_rng.uniform(0.9, 1.12))
+    scales = {colour: table_scale * float(sets_rng.uniform(0.96, 1.04)) for colour in looks}
     dice = _place_dice(rng, snapshot, zones, tray, scales)
     tex = _table_texture(rng, zones, style, state)
     shadows(tex, [pose for pose, _, _ in dice], light, float(rng.uniform(0.15, 0.5)))

@@ -12,6 +12,7 @@ from referee import DiceRolled, Phase, new_game
 from referee.observe import Observer, canonical_history, seeded_deal
 from tests.vision.games import misreading_first_roll
 from vision.capture import Frame
+from vision.detections import Detections
 from vision.mat import MAT
 from vision.pipeline import TablePipeline, report_lines
 from vision.synth.game import RenderedGame
@@ -71,6 +72,21 @@ def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
     history = canonical_history(observer.state.history)
     assert history[: len(settled_truth(game))] == settled_truth(game)
     assert any(isinstance(e, DiceRolled) and e.biggies for e in history)
+
+
+def test_table_sizes_come_from_the_die_readers_size_when_it_gives_one():
+    # A camera straight above the mat at 2 mm a pixel; two dice in 10x10 px boxes on a blank table.
+    corners_px = np.array([[0, 0], [MAT.width_mm / 2, 0], [MAT.width_mm / 2, MAT.height_mm / 2],
+                           [0, MAT.height_mm / 2]])  # fmt: skip
+    calibration = Calibration(homography_from_corners(corners_px, MAT.width_mm, MAT.height_mm), MAT.casinos,
+                              MAT.rolling_area, MAT.width_mm, MAT.height_mm)  # fmt: skip
+    game = RenderedGame(seed=11, players=("green", "yellow"), rules="las-vegas+biggy", size=(640, 360), rounds=1)
+    pipeline = TablePipeline(game.truth, Observer(new_game(game.ruleset, game.players)), calibration=calibration)
+    boxes = np.array([[100.0, 100.0, 110.0, 110.0], [200.0, 100.0, 210.0, 110.0]])
+    blank = np.full((360, 640, 3), 90, np.uint8)
+    # The reader's 8 px (a die turned inside its box) is 16 mm; a reader that cannot tell leaves the box.
+    told = Detections(boxes, np.ones(2), {"size": np.array([8.0, np.nan], np.float32)})
+    assert pipeline._sizes_mm(blank, calibration, told) == pytest.approx([16.0, 20.0])
 
 
 def test_a_webcam_on_a_shelf_45_degrees_from_vertical():

@@ -108,12 +108,13 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) ->
 
 
 def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio: float = 1.28,
-                  neighbours: int = 4, plane: int = 6) -> np.ndarray:  # fmt: skip
+                  neighbours: int = 6, plane: int = 6) -> np.ndarray:  # fmt: skip
     """True for dice clearly larger than a normal die at their place in the picture (a Biggy's edge is 1.5x).
 
     ``sizes``: each die's size in pixels (the die reader's estimate); the boxes' sides when None.
     Each die is compared with the median size of its ``neighbours`` nearest ones, which share its
-    perspective (a die alone cannot be judged and counts as normal). Seen in perspective, the inverse
+    perspective (a die alone cannot be judged and counts as normal); six of them, so that Biggys side
+    by side (in Royale every colour has one) still have normal dice among them. Seen in perspective, the inverse
     of a normal die's size is also an affine function of its place in the picture (the inverse depth
     of a point on a plane is): with at least ``plane`` dice that function is fitted, again without the
     dice that look clearly larger or smaller than it says (Biggys, parts of dice found on their own),

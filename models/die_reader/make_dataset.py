@@ -36,14 +36,25 @@ def dataset_dir(size: int) -> Path:
     return OUT if size == CROP_SIZE else OUT.with_name(f"die_reader_{size}")
 
 
-def jitter(box: tuple[float, float, float, float], rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """A box moved and scaled the way a detector's boxes stray from the truth."""
+JITTER_SCALE = (0.86, 1.36)
+"""How much larger or smaller than the truth a training crop's box is (see :func:`jitter`)."""
+
+
+def jitter(box: tuple[float, float, float, float], rng: np.random.Generator,
+           scale: tuple[float, float] = JITTER_SCALE) -> tuple[float, float, float, float]:  # fmt: skip
+    """A box moved and scaled the way the detector's boxes stray from the truth.
+
+    The centre moves up to 8 % of the side, the sides scale by ``scale`` (the detector's boxes on
+    held-out tables are larger than the truth more often than smaller: 0.93-1.27 times its larger
+    side, 5th-95th percentile, median 1.08), each side by up to 5 % more or less than the other.
+    """
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     cx = (x0 + x1) / 2 + rng.uniform(-0.08, 0.08) * w
     cy = (y0 + y1) / 2 + rng.uniform(-0.08, 0.08) * h
-    s = rng.uniform(0.88, 1.15)
-    return cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2
+    s = rng.uniform(*scale)
+    a = rng.uniform(0.95, 1.05)
+    return cx - w * s * a / 2, cy - h * s / a / 2, cx + w * s * a / 2, cy + h * s / a / 2
 
 
 def _empty() -> dict[str, list]:
@@ -140,7 +151,8 @@ def main() -> None:
         np.savez_compressed(args.out / f"{name}.npz", **arrays)
         summary[name] = {"crops": len(arrays["pips"]), "real": int(arrays["real"].sum())}
     (args.out / "manifest.json").write_text(json.dumps({"seed": args.seed, **vars(args) | {"real": str(args.real),
-                                                        "out": str(args.out)}, "sets": summary}, indent=1))  # fmt: skip
+                                                        "out": str(args.out)}, "jitter_scale": list(JITTER_SCALE),
+                                                        "sets": summary}, indent=1))  # fmt: skip
     print(json.dumps(summary))
 
 

@@ -115,7 +115,7 @@ def _recipe(args: dict[str, object]) -> dict[str, object]:
     Runs saved before ``--size``, ``--init`` and ``--size-head`` existed were 48 px crops from scratch,
     without the size head.
     """
-    before = {"size": FIRST_SIZE, "init": None, "size_head": False}
+    before = {"size": FIRST_SIZE, "init": None, "size_head": False, "name": None}
     return before | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
 
 
@@ -137,6 +137,8 @@ def main() -> None:
                              "another --size")  # fmt: skip
     parser.add_argument("--size-head", action="store_true",
                         help="v5: also learn the die's size in its crop (tells a Biggy from a turned die)")  # fmt: skip
+    parser.add_argument("--name", help="the run's name (runs/die_reader/NAME, checkpoint/NAME.pt); by default "
+                                       "made from the version, --size and --init")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     parser.add_argument("--save-checkpoint", action="store_true",
                         help="copy last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
@@ -150,6 +152,7 @@ def main() -> None:
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
         name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
+    name = args.name or name
     run = RUN / name
     optimiser = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(train["pips"]) / args.batch)

@@ -5,7 +5,7 @@ import pytest
 
 from models.dice_detector.evaluate import Tally, iou_matrix, match, score_image, yolo_labels
 from models.dice_detector.make_dataset import _yolo_line
-from models.die_reader.make_dataset import jitter
+from models.die_reader.make_dataset import JITTER_SCALE, jitter
 from vision.detections import Detections
 
 
@@ -45,12 +45,17 @@ def test_yolo_labels_round_trip(tmp_path):
     assert yolo_labels(tmp_path / "missing.txt", 100, 200)[1] == []
 
 
-def test_jitter_stays_near_the_box():
+def test_jitter_stays_near_the_box_and_strays_like_the_detectors_boxes():
     rng = np.random.default_rng(0)
-    for _ in range(100):
+    low, high = JITTER_SCALE[0] * 0.95 - 1e-9, JITTER_SCALE[1] * 1.05 + 1e-9
+    scales = []
+    for _ in range(200):
         x0, y0, x1, y1 = jitter((100, 100, 120, 130), rng)
-        assert abs((x0 + x1) / 2 - 110) <= 0.08 * 20 + 1e-9 and 0.88 * 20 - 1e-9 <= x1 - x0 <= 1.15 * 20 + 1e-9
-        assert abs((y0 + y1) / 2 - 115) <= 0.08 * 30 + 1e-9 and 0.88 * 30 - 1e-9 <= y1 - y0 <= 1.15 * 30 + 1e-9
+        assert abs((x0 + x1) / 2 - 110) <= 0.08 * 20 + 1e-9 and low * 20 <= x1 - x0 <= high * 20
+        assert abs((y0 + y1) / 2 - 115) <= 0.08 * 30 + 1e-9 and low * 30 <= y1 - y0 <= high * 30
+        scales.append(max(x1 - x0, y1 - y0) / 30)
+    # The detector's boxes are larger than the truth more often than smaller (median 1.08 on held-out tables).
+    assert np.median(scales) > 1.0 and np.mean(np.array(scales) > 1.2) > 0.2
 
 
 def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder():
@@ -62,5 +67,5 @@ def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder(
     merged = _merge([crops], 32)
     assert merged["x"].shape == (len(crops["x"]), 32, 32, 3)
     # The size the reader learns: the die's size over its (jittered) box's larger side, about 0.6-1.
-    assert merged["size"].shape == (len(crops["x"]),) and np.all((merged["size"] > 0.4) & (merged["size"] < 1.3))
+    assert merged["size"].shape == (len(crops["x"]),) and np.all((merged["size"] > 0.35) & (merged["size"] < 1.3))
     assert dataset_dir(CROP_SIZE) == OUT and dataset_dir(48) == OUT.with_name("die_reader_48")

@@ -113,6 +113,17 @@ def test_biggy_follows_perspective():
     assert biggy_by_size(both).tolist() == [False, False, True, False] * 2
 
 
+def test_biggys_side_by_side_among_normal_dice():
+    # Four Biggys on one casino (Royale gives every colour one), normal dice in a ring around them:
+    # each Biggy's nearest dice are mostly Biggys, yet the six nearest still hold normal ones.
+    ring = [(20 + 75 * np.cos(a), 20 + 75 * np.sin(a)) for a in np.linspace(0, 2 * np.pi, 8, endpoint=False)]
+    centres = np.array([(0, 0), (40, 0), (0, 40), (40, 40), *ring])
+    half = np.array([30] * 4 + [20] * 8, float)[:, None] / 2
+    dice = Detections(np.hstack([centres - half, centres + half]), np.ones(12))
+    assert biggy_by_size(dice).tolist() == [True] * 4 + [False] * 8
+    assert not biggy_by_size(dice, neighbours=4).any()  # the four nearest: three Biggys and one normal die
+
+
 def test_biggy_on_a_table_seen_at_a_slant():
     # Rows of dice shrinking with distance (the inverse size is affine over the picture, as on a table
     # seen in perspective): a Biggy far away is smaller than the normal dice near the camera, and one

@@ -184,9 +184,11 @@ class DiceDetector:
         confidence: the detector's confidence threshold.
         iou: overlap above which the weaker of two boxes is dropped.
         core: a box whose centre lies in this middle part of a better box is dropped too (see :func:`nms`).
-        rotations: quarter turns averaged for a die read with less than ``sure`` confidence at first
-            (a face reads the same turned; test-time augmentation where it is needed).
+        rotations: quarter turns averaged for a die read with less than ``sure`` confidence in its pips,
+            or less than ``colour_sure`` in its colour, at first (a face reads the same turned;
+            test-time augmentation where it is needed).
         sure: the pips confidence at which one reading is enough.
+        colour_sure: the colour confidence at which one reading is enough.
 
     Example:
         >>> detector = DiceDetector()  # doctest: +SKIP
@@ -196,7 +198,7 @@ class DiceDetector:
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
                  confidence: float = 0.35, iou: float = 0.5, core: float = 0.8, rotations: int = 4,
-                 sure: float = 0.9) -> None:  # fmt: skip
+                 sure: float = 0.9, colour_sure: float = 0.8) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
@@ -214,6 +216,7 @@ class DiceDetector:
         self.core = core
         self.rotations = max(1, min(4, rotations))
         self.sure = sure
+        self.colour_sure = colour_sure
 
     def find(self, image: np.ndarray) -> Detections:
         """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence."""
@@ -248,7 +251,8 @@ class DiceDetector:
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
         pip_p, colour_p, fill = read_crops(self.reader, crops, 1)
-        unsure = pip_p.max(1) < self.sure  # only these are read again, turned (most dice are read at once)
+        # Only these are read again, turned (most dice are read at once).
+        unsure = (pip_p.max(1) < self.sure) | (colour_p.max(1) < self.colour_sure)
         if self.rotations > 1 and unsure.any():  # the other turns, averaged with the first
             more_pips, more_colour, more_fill = read_crops(self.reader, crops[unsure], self.rotations, first=1)
             turns = self.rotations

@@ -203,8 +203,11 @@ def main() -> None:
     parser.add_argument("--core", type=float, help="another NMS core (a part of a die found again; a comparison)")
     parser.add_argument("--turns", type=int, help="another number of quarter turns read per die (a comparison)")
     parser.add_argument("--sure", type=float, help="another confidence at which one turn is enough (a comparison)")
+    parser.add_argument("--colour-sure", type=float,
+                        help="another colour confidence at which one turn is enough (a comparison)")  # fmt: skip
     args = parser.parse_args()
-    options = {"confidence": args.confidence, "core": args.core, "rotations": args.turns, "sure": args.sure}
+    options = {"confidence": args.confidence, "core": args.core, "rotations": args.turns, "sure": args.sure,
+               "colour_sure": args.colour_sure}  # fmt: skip
     detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
                             **{k: v for k, v in options.items() if v is not None})  # fmt: skip
     if args.detector or any(v is not None for v in options.values()):

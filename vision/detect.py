@@ -107,8 +107,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) ->
     return order[np.array(keep, dtype=np.int64)]
 
 
-def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio: float = 1.28,
-                  neighbours: int = 6, plane: int = 6) -> np.ndarray:  # fmt: skip
+def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio: float = 1.28, neighbours: int = 6,
+                  plane: int = 6, fitted: tuple[float, float] = (1.25, 1.3)) -> np.ndarray:  # fmt: skip
     """True for dice clearly larger than a normal die at their place in the picture (a Biggy's edge is 1.5x).
 
     ``sizes``: each die's size in pixels (the die reader's estimate); the boxes' sides when None.
@@ -118,7 +118,9 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     of a normal die's size is also an affine function of its place in the picture (the inverse depth
     of a point on a plane is): with at least ``plane`` dice that function is fitted, again without the
     dice that look clearly larger or smaller than it says (Biggys, parts of dice found on their own),
-    and a Biggy must then be ``ratio`` times both its neighbours' size and the size fitted at its place.
+    and a Biggy must then be ``fitted[0]`` times its neighbours' size and ``fitted[1]`` times the size
+    fitted at its place; with fewer dice, ``ratio`` times its neighbours' size (the thresholds chosen on
+    rendered tables apart from those the model card reports on).
     The fit keeps a normal die near the camera from passing for a Biggy beside farther ones; the
     neighbours keep a die the fit extrapolates to (alone in a corner, on a tray's wall) from passing.
     """
@@ -133,6 +135,7 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
     reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
     among_neighbours = np.asarray(sizes > ratio * reference)
+    by_neighbours, by_fit = fitted
     if n >= plane:
         design = np.column_stack([np.ones(n), centres / 1000.0])
         normal = np.ones(n, dtype=bool)
@@ -144,7 +147,7 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
                 break
             normal = looks_normal
         if normal.sum() >= 4 and np.all(design @ coefficients > 0):
-            return among_neighbours & (relative > ratio)
+            return (sizes > by_neighbours * reference) & (relative > by_fit)
     return among_neighbours
 
 

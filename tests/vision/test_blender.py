@@ -32,11 +32,11 @@ def test_labelled_boxes_hold_the_dice_and_the_table_is_outside():
     image, dice = load(FIXTURE)
     table = np.ones(image.shape[:2], bool)
     for die in dice:
-        x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+        x0, y0, x1, y1 = (round(v) for v in die.box)
         table[y0:y1, x0:x1] = False
     background = np.median(image[table], axis=0)
     for die in dice:
-        x0, y0, x1, y1 = (int(round(v)) for v in die.box)
+        x0, y0, x1, y1 = (round(v) for v in die.box)
         inside = image[y0:y1, x0:x1].reshape(-1, 3).astype(float)
         # A die is not the table: a good part of its box differs clearly from the table's colour.
         assert np.mean(np.abs(inside - background).sum(axis=1) > 40) > 0.3, die
@@ -60,7 +60,7 @@ def test_a_broken_render_or_missing_blender_is_a_clear_error(tmp_path, monkeypat
     with pytest.raises(BlenderError, match="not a readable Blender render"):
         load(tmp_path / "bad.png")
     cv2.imwrite(str(tmp_path / "alone.png"), np.zeros((4, 4, 3), np.uint8))
-    with pytest.raises(BlenderError, match="alone.json"):
+    with pytest.raises(BlenderError, match=r"alone\.json"):
         load(tmp_path / "alone.png")
     with pytest.raises(BlenderError, match="apt install blender"):
         render(1, 1, tmp_path, blender="no-such-blender-here")

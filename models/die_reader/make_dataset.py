@@ -86,21 +86,27 @@ def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_
     return out
 
 
+def _label_crops(image: np.ndarray, dice: list, rng: np.random.Generator, size: int, out: dict[str, list],
+                 copies: int = 1) -> None:  # fmt: skip
+    """Appends ``copies`` jittered crops of every labelled die (``vision.synth.scene.DieLabel``) to ``out``."""
+    for die in dice:
+        for _ in range(copies):
+            box = jitter(die.box, rng)
+            out["x"].append(crop_die(image, box, size))
+            out["size"].append(die.size / max(box[2] - box[0], box[3] - box[1], 1.0))
+            out["pips"].append(die.pips - 1)
+            out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
+            out["biggy"].append(die.biggy)
+            out["real"].append(False)
+
+
 def synthetic_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
     """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame."""
     from vision.synth.scene import render_scene
 
     scene = render_scene(seed)
-    rng = np.random.default_rng(seed + 7)
     out = _empty()
-    for die in scene.dice:
-        box = jitter(die.box, rng)
-        out["x"].append(crop_die(scene.image, box, size))
-        out["size"].append(die.size / max(box[2] - box[0], box[3] - box[1], 1.0))
-        out["pips"].append(die.pips - 1)
-        out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
-        out["biggy"].append(die.biggy)
-        out["real"].append(False)
+    _label_crops(scene.image, scene.dice, np.random.default_rng(seed + 7), size, out)
     return out
 
 
@@ -112,15 +118,7 @@ def blender_crops(folder: Path, seed: int, size: int = CROP_SIZE, copies: int = 
     out = _empty()
     for png in sorted(folder.glob("*.png")):
         image, dice = load(png)
-        for die in dice:
-            for _ in range(copies):
-                box = jitter(die.box, rng)
-                out["x"].append(crop_die(image, box, size))
-                out["size"].append(die.size / max(box[2] - box[0], box[3] - box[1], 1.0))
-                out["pips"].append(die.pips - 1)
-                out["colour"].append(PALETTE_NAMES.index(die.colour))
-                out["biggy"].append(die.biggy)
-                out["real"].append(False)
+        _label_crops(image, dice, rng, size, out, copies)
     return out
 
 

@@ -19,32 +19,20 @@ import json
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.synth.scene import DieLabel
+
 SCRIPT = Path(__file__).with_name("blender_dice.py")
 
-__all__ = ["BlenderDie", "BlenderError", "load", "render"]
+__all__ = ["BlenderError", "load", "render"]
 
 
 class BlenderError(RuntimeError):
     """Blender is missing or a render failed; the message says which and what to do."""
-
-
-@dataclass(frozen=True)
-class BlenderDie:
-    """The label of one die in a Blender photo."""
-
-    box: tuple[float, float, float, float]
-    """x0, y0, x1, y1 in pixels around the die's silhouette."""
-    pips: int
-    colour: str
-    biggy: bool
-    size: float
-    """Square root of the silhouette's area in pixels (from the die's projected corners)."""
 
 
 def render(seed: int, count: int, out: Path, samples: int = 32, size: tuple[int, int] = (320, 240),
@@ -71,14 +59,15 @@ def render(seed: int, count: int, out: Path, samples: int = 32, size: tuple[int,
     return names
 
 
-def load(png: Path) -> tuple[np.ndarray, list[BlenderDie]]:
-    """A rendered photo (BGR) and the labels written beside it."""
+def load(png: Path) -> tuple[np.ndarray, list[DieLabel]]:
+    """A rendered photo (BGR) and the labels written beside it, as the procedural renderer's labels."""
     image = cv2.imread(str(png))
     labels = png.with_suffix(".json")
     if image is None or not labels.exists():
         raise BlenderError(f"{png} is not a readable Blender render with its labels ({labels.name})")
+    # Dice lie apart in these scenes (none hidden) and are off the casinos (zone 0).
     dice = [
-        BlenderDie(tuple(d["box"]), int(d["pips"]), str(d["colour"]), bool(d["biggy"]), float(d["size"]))
+        DieLabel(tuple(d["box"]), int(d["pips"]), str(d["colour"]), bool(d["biggy"]), 0, 1.0, True, float(d["size"]))
         for d in json.loads(labels.read_text())["dice"]
     ]
     return image, dice

@@ -54,6 +54,18 @@ def test_the_reader_dataset_takes_crops_from_renders(tmp_path):
     assert all(0.3 < s < 1.4 for s in crops["size"])
 
 
+def test_the_scene_script_paints_the_palettes_colours():
+    # Blender's Python cannot import vision.colours, so the script keeps a copy: it must not drift.
+    import ast
+
+    from vision.colours import PALETTE
+    from vision.synth.blender import SCRIPT
+
+    tree = ast.parse(SCRIPT.read_text())
+    copy = next(n.value for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == "PALETTE")
+    assert ast.literal_eval(copy) == PALETTE
+
+
 def test_a_broken_render_or_missing_blender_is_a_clear_error(tmp_path, monkeypatch):
     (tmp_path / "bad.png").write_bytes(b"not a png")
     (tmp_path / "bad.json").write_text(json.dumps({"dice": []}))

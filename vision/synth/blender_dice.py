@@ -27,11 +27,11 @@ import bpy  # type: ignore[import-not-found]
 from bpy_extras.object_utils import world_to_camera_view  # type: ignore[import-not-found]
 from mathutils import Euler, Vector  # type: ignore[import-not-found]
 
-# Body colours (BGR as in vision.colours.PALETTE; kept here because Blender's Python cannot import it).
+# Body colours: vision.colours.PALETTE (BGR), copied because Blender's Python cannot import it (a test compares).
 PALETTE = {
-    "red": (40, 40, 200), "blue": (190, 90, 30), "green": (60, 150, 40), "black": (35, 35, 35),
-    "white": (235, 235, 235), "yellow": (40, 210, 235), "grey": (140, 140, 140), "violet": (160, 60, 130),
-    "orange": (30, 130, 240), "pink": (180, 130, 240), "brown": (40, 75, 120), "cyan": (200, 190, 40),
+    "red": (40, 40, 200), "blue": (170, 80, 30), "green": (60, 150, 40), "black": (35, 35, 35),
+    "white": (235, 235, 235), "yellow": (40, 210, 235), "grey": (140, 140, 140), "violet": (150, 50, 120),
+    "orange": (30, 130, 240), "pink": (180, 120, 240), "brown": (40, 75, 120), "cyan": (210, 200, 60),
 }  # fmt: skip
 PIPS = {
     1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],

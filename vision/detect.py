@@ -134,8 +134,6 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     nearest = sizes[np.argsort(distances, axis=1)[:, : min(neighbours, n - 1)]]  # (n, k) neighbours' sizes
     # A neighbour that is itself a Biggy must not hide a normal die's size: use the smaller half.
     reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
-    among_neighbours = np.asarray(sizes > ratio * reference)
-    by_neighbours, by_fit = fitted
     if n >= plane:
         design = np.column_stack([np.ones(n), centres / 1000.0])
         normal = np.ones(n, dtype=bool)
@@ -147,8 +145,8 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
                 break
             normal = looks_normal
         if normal.sum() >= 4 and np.all(design @ coefficients > 0):
-            return (sizes > by_neighbours * reference) & (relative > by_fit)
-    return among_neighbours
+            return np.asarray((sizes > fitted[0] * reference) & (relative > fitted[1]))
+    return np.asarray(sizes > ratio * reference)
 
 
 def _session(path: Path):  # type: ignore[no-untyped-def]

@@ -66,7 +66,7 @@ def test_the_scene_script_paints_the_palettes_colours():
     assert ast.literal_eval(copy) == PALETTE
 
 
-def test_a_broken_render_or_missing_blender_is_a_clear_error(tmp_path, monkeypatch):
+def test_a_broken_render_or_missing_blender_is_a_clear_error(tmp_path):
     (tmp_path / "bad.png").write_bytes(b"not a png")
     (tmp_path / "bad.json").write_text(json.dumps({"dice": []}))
     with pytest.raises(BlenderError, match="not a readable Blender render"):

@@ -84,7 +84,7 @@ class _UnsureOfColourAtFirst:
 
 
 @pytest.mark.parametrize(("colour_sure", "expected", "runs"), [(0.8, "blue", [2, 6]), (0.0, "red", [2])])
-def test_a_die_unsure_of_its_colour_is_read_again_turned(detector, colour_sure, expected, runs):
+def test_a_die_unsure_of_its_colour_is_read_again_turned(colour_sure, expected, runs):
     reader = _UnsureOfColourAtFirst()
     unsure = DiceDetector(colour_sure=colour_sure)
     unsure.reader = reader

@@ -63,12 +63,9 @@ def _die(rng: random.Random, edge: float, top: int, body, pip):  # type: ignore[
     bevel.width, bevel.segments = edge * rng.uniform(0.08, 0.16), 3
     die.data.materials.append(body)
     bpy.ops.object.shade_smooth()
-    # Faces: +z top, -z 7-top; the four sides get a consistent pair assignment.
-    sides = [v for v in range(1, 7) if v not in (top, 7 - top)]
-    a, b = sides[0], 7 - sides[0]
-    faces = {(0, 0, 1): top, (0, 0, -1): 7 - top, (1, 0, 0): a, (-1, 0, 0): b}
-    c = next(v for v in sides if v not in (a, b))
-    faces[(0, 1, 0)], faces[(0, -1, 0)] = c, 7 - c
+    # Faces: +z top, -z 7-top; the other two opposite pairs (each summing to 7) go on x and y.
+    a, c = sorted(v for v in range(1, 7) if v not in (top, 7 - top))[:2]  # the two lowest: one of each pair
+    faces = {(0, 0, 1): top, (0, 0, -1): 7 - top, (1, 0, 0): a, (-1, 0, 0): 7 - a, (0, 1, 0): c, (0, -1, 0): 7 - c}
     spacing, radius = edge * 0.25, edge * 0.085
     for normal, value in faces.items():
         n = Vector(normal)

@@ -7,6 +7,9 @@ from torch import nn
 
 from vision.colours import PALETTE_NAMES
 
+CHANNELS = (16, 32, 64, 96)
+"""Channels of the three blocks (at full, half and quarter resolution) and of the last convolution (v1-v7)."""
+
 
 def _block(cin: int, cout: int, pool: bool) -> list[nn.Module]:
     layers: list[nn.Module] = [
@@ -30,17 +33,19 @@ class DieReaderNet(nn.Module):
     inside the network puts the one implementation in the exported ONNX graph.
     """
 
-    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False, size_head: bool = False) -> None:
+    def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False, size_head: bool = False,
+                 channels: tuple[int, int, int, int] = CHANNELS) -> None:  # fmt: skip
         super().__init__()
         self.standardise = standardise
+        first, second, third, last = channels
         self.features = nn.Sequential(
-            *_block(6 if standardise else 3, 16, True), *_block(16, 32, True), *_block(32, 64, True),
-            nn.Conv2d(64, 96, 3, padding=1, bias=False), nn.BatchNorm2d(96), nn.ReLU(inplace=True),
+            *_block(6 if standardise else 3, first, True), *_block(first, second, True), *_block(second, third, True),
+            nn.Conv2d(third, last, 3, padding=1, bias=False), nn.BatchNorm2d(last), nn.ReLU(inplace=True),
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
         )  # fmt: skip
-        self.pips = nn.Linear(96, 6)
-        self.colour = nn.Linear(96, colours)
-        self.size = nn.Linear(96, 1) if size_head else None  # the logarithm of the size fraction
+        self.pips = nn.Linear(last, 6)
+        self.colour = nn.Linear(last, colours)
+        self.size = nn.Linear(last, 1) if size_head else None  # the logarithm of the size fraction
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Logits of the pips and colour heads, and the size fraction (positive) with ``size_head``."""

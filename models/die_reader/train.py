@@ -23,7 +23,7 @@ import torch
 import torch.nn.functional as F
 
 from models.die_reader.make_dataset import dataset_dir
-from models.die_reader.net import DieReaderNet
+from models.die_reader.net import CHANNELS, DieReaderNet
 from vision.colours import PALETTE_NAMES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 
@@ -109,14 +109,58 @@ def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, floa
     return result
 
 
+def teacher_readings(checkpoints: list[Path], x: torch.Tensor, temperature: float) -> tuple[torch.Tensor, torch.Tensor]:
+    """The pips and colour probabilities the ``checkpoints`` agree on for every crop (the distillation targets).
+
+    Each teacher reads each crop in its four quarter turns; its logits are softened by ``temperature`` and
+    the probabilities averaged over turns and teachers. Every augmentation in training keeps a crop's pips
+    (and its colour, unless it turns the crop grey), so targets read from the plain crops hold for the
+    augmented ones.
+    """
+    pips, colour = torch.zeros(len(x), 6), torch.zeros(len(x), len(PALETTE_NAMES))
+    for path in checkpoints:
+        state = torch.load(path, weights_only=False)
+        recipe = _recipe(state["args"])
+        teacher = DieReaderNet(standardise=bool(recipe.get("standardise")), size_head=bool(recipe["size_head"]),
+                               channels=tuple(recipe["channels"]))  # type: ignore[arg-type]  # fmt: skip
+        teacher.load_state_dict(state["model"])
+        teacher.eval()
+        with torch.no_grad():
+            for start in range(0, len(x), 1024):
+                for turn in range(4):
+                    p, c, *_ = teacher(torch.rot90(x[start : start + 1024], turn, dims=(2, 3)))
+                    pips[start : start + 1024] += (p / temperature).softmax(1)
+                    colour[start : start + 1024] += (c / temperature).softmax(1)
+        print(f"distilling from {path}", flush=True)
+    return pips / pips.sum(1, keepdim=True), colour / colour.sum(1, keepdim=True)
+
+
+def _distillation_loss(logits: torch.Tensor, target: torch.Tensor, temperature: float) -> torch.Tensor:
+    """Hinton's soft-target loss: KL divergence at ``temperature``, scaled by its square (same gradients' size)."""
+    log_p = F.log_softmax(logits / temperature, dim=1)
+    return F.kl_div(log_p, target, reduction="batchmean") * temperature**2
+
+
 def _recipe(args: dict[str, object]) -> dict[str, object]:
     """The arguments that define a training run (not where it is written or copied).
 
     Runs saved before ``--size``, ``--init`` and ``--size-head`` existed were 48 px crops from scratch,
-    without the size head.
+    without the size head; before ``--channels``, the network had :data:`~models.die_reader.net.CHANNELS`.
     """
-    before = {"size": FIRST_SIZE, "init": None, "size_head": False, "name": None}
+    before = {"size": FIRST_SIZE, "init": None, "size_head": False, "name": None, "channels": CHANNELS,
+              "teachers": None, "temperature": 2.0}  # fmt: skip
     return before | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
+
+
+def _channels(text: str) -> tuple[int, ...]:
+    """``--channels``: four positive integers separated by commas."""
+    try:
+        channels = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        channels = ()
+    if len(channels) != 4 or min(channels) < 1:
+        raise argparse.ArgumentTypeError(f"expected four channel counts such as 16,48,128,192, not {text!r}")
+    return channels
 
 
 def main() -> None:
@@ -137,6 +181,13 @@ def main() -> None:
                              "another --size")  # fmt: skip
     parser.add_argument("--size-head", action="store_true",
                         help="v5: also learn the die's size in its crop (tells a Biggy from a turned die)")  # fmt: skip
+    parser.add_argument("--channels", type=_channels, default=CHANNELS,
+                        help="the network's width: channels of its three blocks and last convolution, e.g. "
+                             "16,48,128,192 (tried after v7: see the model card)")  # fmt: skip
+    parser.add_argument("--teachers", type=Path, nargs="+",
+                        help="distil from these readers' checkpoints: also learn the pips and colours they agree "
+                             "on in four turns (tried after v7: see the model card)")  # fmt: skip
+    parser.add_argument("--temperature", type=float, default=2.0, help="softening of the teachers' readings")
     parser.add_argument("--name", help="the run's name (runs/die_reader/NAME, checkpoint/NAME.pt); by default "
                                        "made from the version, --size and --init")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
@@ -148,7 +199,7 @@ def main() -> None:
     generator = torch.Generator().manual_seed(args.seed)
     train = load("train", args.size)
     val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
-    model = DieReaderNet(standardise=args.standardise, size_head=args.size_head)
+    model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
         name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
@@ -186,6 +237,7 @@ def main() -> None:
     pips_all = torch.from_numpy(train["pips"].astype(np.int64))
     colour_all = torch.from_numpy(train["colour"].astype(np.int64))
     size_all = torch.from_numpy(train.get("size", np.full(len(pips_all), np.nan, np.float32)))
+    soft_pips, soft_colour = teacher_readings(args.teachers, x_all, args.temperature) if args.teachers else (None, None)
     history = []
     for epoch in range(first_epoch, args.epochs):
         model.train()
@@ -205,6 +257,12 @@ def main() -> None:
             loss = F.cross_entropy(pip_logits, pips_all[idx])
             if (colour >= 0).any():
                 loss = loss + 0.5 * F.cross_entropy(colour_logits, colour, ignore_index=-1)
+            if soft_pips is not None and soft_colour is not None:
+                loss = loss + _distillation_loss(pip_logits, soft_pips[idx], args.temperature)
+                coloured = colour >= 0  # a crop turned grey has lost the colour the teachers read
+                if coloured.any():
+                    loss = loss + 0.5 * _distillation_loss(colour_logits[coloured], soft_colour[idx][coloured],
+                                                           args.temperature)  # fmt: skip
             known = torch.isfinite(size)
             if predicted and known.any():  # the size's logarithm: a 5 % error costs the same at any size
                 loss = loss + 2.0 * F.smooth_l1_loss(predicted[0][known].log(), size[known].log(), beta=0.05)
@@ -223,6 +281,15 @@ def main() -> None:
     export(model, args, history)
 
 
+def _plain(value: object) -> object:
+    """A training argument as JSON holds it: paths as text, tuples as lists."""
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
 def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str, object]]) -> None:
     """Writes reader.onnx (dynamic batch) and config.json into ``args.out``."""
     model.eval()
@@ -238,8 +305,9 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
         "input": {"size": args.size, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
         "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)}
         | ({"size": "the die's size over the larger side of its box"} if args.size_head else {}),
-        "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head})",
-        "train_args": {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()},
+        "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head}, "
+        f"channels={tuple(args.channels)})",
+        "train_args": {k: _plain(v) for k, v in vars(args).items()},
         "dataset": json.loads((dataset_dir(args.size) / "manifest.json").read_text()),
     }
     if history:

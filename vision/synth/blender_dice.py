@@ -38,6 +38,12 @@ PIPS = {
     5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)], 6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
 }  # fmt: skip
 EDGE = 0.016  # a normal die's edge in metres (a Biggy's is 1.5 times that)
+# Measured with this Blender (Cycles, Standard view): an area lamp of P watts d metres from a matte
+# face lights it as a white sky of strength LAMP_SKY * P / d**2 would; under a sky of strength
+# 1 / FACE_GAIN the dice's top faces show their palette colours (the median over the palette in 24 renders:
+# a plain matte face needs 1 / 1.77, the dice's glossy bodies, bevels and the table's light more).
+FACE_GAIN = 3.2
+LAMP_SKY = 0.00945
 
 
 def _linear(c: float) -> float:
@@ -138,12 +144,15 @@ def render(seed: int, index: int, out: Path, samples: int, size: tuple[int, int]
     scene.render.resolution_percentage = 100
     scene.render.image_settings.file_format = "PNG"
     scene.view_settings.view_transform = "Standard"  # Filmic would wash the body colours out
-    scene.view_settings.exposure = rng.uniform(-1.0, 0.5)
+    # The sky and the lamp share a light level drawn around the one at which a matte face shows its
+    # palette colour (half that to 1.2 times it), the lamp giving 30-90 % of it.
+    level = 2 ** rng.uniform(-1.0, 0.25) / FACE_GAIN
     world = bpy.data.worlds.new("sky")
     world.use_nodes = True
     tint = [rng.uniform(0.7, 1.0) for _ in range(3)]
     world.node_tree.nodes["Background"].inputs["Color"].default_value = (*tint, 1)
-    world.node_tree.nodes["Background"].inputs["Strength"].default_value = rng.uniform(0.05, 0.4)
+    lamp_share = rng.uniform(0.3, 0.9)
+    world.node_tree.nodes["Background"].inputs["Strength"].default_value = level * (1 - lamp_share)
     scene.world = world
     _table(rng)
     count = rng.randint(3, 8)
@@ -183,7 +192,7 @@ def render(seed: int, index: int, out: Path, samples: int, size: tuple[int, int]
     light_at = Vector((rng.uniform(-0.3, 0.3), rng.uniform(-0.3, 0.3), rng.uniform(0.4, 0.8)))
     bpy.ops.object.light_add(type="AREA", location=light_at)
     lamp = bpy.context.active_object
-    lamp.data.energy = rng.uniform(5, 40)
+    lamp.data.energy = level * lamp_share * light_at.length_squared / LAMP_SKY
     lamp.data.size = rng.uniform(0.1, 0.6)
     lamp.data.color = [rng.uniform(0.85, 1.0) for _ in range(3)]
     lamp.rotation_euler = (-light_at).to_track_quat("-Z", "Y").to_euler()

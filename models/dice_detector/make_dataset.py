@@ -2,6 +2,7 @@
 
     python -m models.dice_detector.make_dataset [--synthetic-train 600] [--synthetic-val 150] [--seed 1]
     python -m models.dice_detector.make_dataset --pips     # the same images, one class per face (1-6)
+    python -m models.dice_detector.make_dataset --whole-die [DETECTOR_DIR]   # whole-die boxes in the real photos
 
 Writes ``datasets/dice_detector/`` (ignored by git; regenerate it from the seed): ``images/{train,val}``,
 ``labels/{train,val}`` in YOLO format with one class (``die``), ``data.yaml`` and ``manifest.json``.
@@ -21,8 +22,13 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
+import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+from models.dice_detector.evaluate import face_pairs, match, yolo_labels
+from vision.detect import DiceDetector
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
 OUT = ROOT / "datasets" / "dice_detector"
 LONG_SIDE = 832  # synthetic frames are stored at twice the detector's input size
@@ -82,8 +88,27 @@ def game_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     return {"image": name, "split": split, "dice": len(lines), "source": "game", "seed": seed}
 
 
-def copy_real(real: Path, out: Path) -> list[dict[str, object]]:
-    """Copies the real photos of the train split, every die relabelled as class 0."""
+def whole_die_boxes(image: np.ndarray, boxes: np.ndarray, detector: DiceDetector) -> tuple[np.ndarray, int]:
+    """The labelled boxes, each one of a die's top face widened to the whole die the detector finds there.
+
+    real-d6-rune55's greyscale photos box each die's top face; the synthetic labels (and the issue)
+    box the whole visible die. Where a detection holds a label's box as the die around a top face
+    (``evaluate.face_pairs``: IoU under 0.5, the label inside it), the detection's box replaces the
+    label's. Returns the boxes and how many were replaced.
+    """
+    found = detector(image)
+    pairs = face_pairs(boxes, found.xyxy, match(boxes, found))
+    boxes = boxes.copy()
+    for i, j in pairs:
+        boxes[i] = found.xyxy[j]
+    return boxes, len(pairs)
+
+
+def copy_real(real: Path, out: Path, detector: DiceDetector | None = None) -> list[dict[str, object]]:
+    """Copies the real photos of the train split, every die relabelled as class 0.
+
+    With ``detector``, boxes of a die's top face become boxes of the whole die (``whole_die_boxes``).
+    """
     entries = []
     with open(real / "split.csv", newline="") as handle:
         for row in csv.DictReader(handle):
@@ -93,8 +118,16 @@ def copy_real(real: Path, out: Path) -> list[dict[str, object]]:
             shutil.copy(real / "images" / row["image"], out / "images" / "train" / f"real_{row['image']}")
             text = (real / "labels" / f"{stem}.txt").read_text()
             lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
+            widened = 0
+            if detector is not None:
+                image = cv2.imread(str(real / "images" / row["image"]))
+                height, width = image.shape[:2]
+                boxes, _ = yolo_labels(real / "labels" / f"{stem}.txt", width, height)
+                boxes, widened = whole_die_boxes(image, boxes, detector)
+                lines = [_yolo_line(tuple(float(v) for v in box), width, height) for box in boxes]
             (out / "labels" / "train" / f"real_{stem}.txt").write_text("\n".join(lines) + "\n")
-            entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real"})
+            entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real",
+                            "widened": widened})  # fmt: skip
     return entries
 
 
@@ -139,6 +172,9 @@ def main() -> None:
     parser.add_argument("--game-frames", type=int, default=0, help="also still frames of rendered games on the "
                         "play mat (the built-in game's look); 0 reproduces the shipped detector's dataset")  # fmt: skip
     parser.add_argument("--pips", action="store_true", help="derive datasets/dice_pips from the built dataset")
+    parser.add_argument("--whole-die", nargs="?", type=Path, const=HERE, metavar="DETECTOR_DIR",
+                        help="widen the real photos' boxes of a die's top face to the whole die, as the detector "
+                        "in DETECTOR_DIR (default: the shipped one, models/dice_detector) finds it")  # fmt: skip
     args = parser.parse_args()
     if args.pips:
         print(json.dumps(derive_pips(args.out, args.real, args.out.parent / "dice_pips")))
@@ -150,7 +186,7 @@ def main() -> None:
     for split in ("train", "val"):
         (args.out / "images" / split).mkdir(parents=True)
         (args.out / "labels" / split).mkdir(parents=True)
-    entries = copy_real(args.real, args.out)
+    entries = copy_real(args.real, args.out, DiceDetector(args.whole_die) if args.whole_die else None)
     jobs = [(args.seed * 1_000_000 + i, "train", args.out) for i in range(args.synthetic_train)]
     jobs += [(args.seed * 1_000_000 + 500_000 + i, "val", args.out) for i in range(args.synthetic_val)]
     games = [(args.seed * 1_000_000 + 700_000 + i, "train" if i % 10 else "val", args.out)
@@ -160,7 +196,8 @@ def main() -> None:
         entries += list(pool.map(game_frame, games, chunksize=4))
     (args.out / "data.yaml").write_text(f"path: {args.out}\ntrain: images/train\nval: images/val\nnames:\n  0: die\n")
     manifest = {"seed": args.seed, "synthetic_train": args.synthetic_train, "synthetic_val": args.synthetic_val,
-                "game_frames": args.game_frames, "real": str(args.real), "images": entries}  # fmt: skip
+                "game_frames": args.game_frames, "real": str(args.real), "whole_die": str(args.whole_die or ""),
+                "widened": sum(int(e.get("widened", 0)) for e in entries), "images": entries}  # fmt: skip
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     counts = {s: sum(1 for e in entries if e["split"] == s) for s in ("train", "val")}
     print(json.dumps({"out": str(args.out), **counts, "dice": sum(int(e["dice"]) for e in entries)}))

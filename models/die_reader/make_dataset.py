@@ -1,7 +1,7 @@
 """Builds the die reader's crops: real photos (train split; val kept apart) and synthetic renders.
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
-        [--size 48]
+        [--size 48] [--whole-die]
 
 Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
@@ -23,8 +23,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from models.dice_detector.evaluate import yolo_labels
+from models.dice_detector.make_dataset import whole_die_boxes
 from vision.colours import PALETTE_NAMES
 from vision.crops import CROP_SIZE, crop_die
+from vision.detect import DiceDetector
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
@@ -62,8 +65,13 @@ def _empty() -> dict[str, list]:
     return {"x": [], "pips": [], "colour": [], "biggy": [], "real": [], "size": []}
 
 
-def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_SIZE) -> dict[str, list]:
-    """Crops of every labelled die in the real photos of one split."""
+def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_SIZE,
+               detector: DiceDetector | None = None) -> dict[str, list]:  # fmt: skip
+    """Crops of every labelled die in the real photos of one split.
+
+    With ``detector``, a label boxing a die's top face is widened to the whole die the detector finds
+    around it (``dice_detector.make_dataset.whole_die_boxes``), as the reader's crops are cut at run time.
+    """
     out = _empty()
     rng = np.random.default_rng(seed)
     with open(real / "split.csv", newline="") as handle:
@@ -71,14 +79,14 @@ def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_
     for row in rows:
         image = cv2.imread(str(real / "images" / row["image"]))
         height, width = image.shape[:2]
-        for line in (real / "labels" / f"{Path(row['image']).stem}.txt").read_text().splitlines():
-            if not line.strip():
-                continue
-            cls, cx, cy, w, h = (float(v) for v in line.split())
-            box = ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height)
+        boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", width, height)
+        if detector is not None:
+            boxes, _ = whole_die_boxes(image, boxes, detector)
+        for xyxy, face in zip(boxes, pips, strict=True):
+            box = tuple(float(v) for v in xyxy)
             for _ in range(copies):
                 out["x"].append(crop_die(image, jitter(box, rng) if copies > 1 else box, size))
-                out["pips"].append(int(cls))
+                out["pips"].append(face - 1)
                 out["colour"].append(-1)
                 out["biggy"].append(False)
                 out["real"].append(True)
@@ -148,6 +156,8 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=CROP_SIZE, help="side of the crops in pixels (the reader's input)")
     parser.add_argument("--out", type=Path, help=f"where to write (default {OUT}, or {OUT}_<size>)")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--whole-die", action="store_true", help="widen the real training photos' boxes of a "
+                        "die's top face to the whole die, as the shipped detector finds it")  # fmt: skip
     parser.add_argument("--blender", type=Path, help="also train on the Blender photos in this folder "
                         "(python -m vision.synth.blender)")  # fmt: skip
     args = parser.parse_args()
@@ -157,13 +167,14 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed * 1_000_000
     crops = partial(synthetic_crops, size=args.size)
+    widen = DiceDetector() if args.whole_die else None
     with ProcessPoolExecutor(args.workers) as pool:
         train_synth = list(pool.map(crops, range(base, base + args.synthetic_train), chunksize=8))
         val_synth = list(pool.map(crops, range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))
     sets = {
         "train": _merge(
             [
-                real_crops(args.real, "train", args.real_copies, args.seed, args.size),
+                real_crops(args.real, "train", args.real_copies, args.seed, args.size, widen),
                 *train_synth,
                 *([blender_crops(args.blender, args.seed, args.size)] if args.blender else []),
             ],

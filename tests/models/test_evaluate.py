@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from models.dice_detector.evaluate import Tally, iou_matrix, match, score_image, yolo_labels
-from models.dice_detector.make_dataset import _yolo_line
+from models.dice_detector.evaluate import Tally, cover_matrix, iou_matrix, match, score_image, yolo_labels
+from models.dice_detector.make_dataset import _yolo_line, whole_die_boxes
 from models.die_reader.make_dataset import JITTER_SCALE, jitter
 from vision.detections import Detections
 
@@ -22,6 +22,40 @@ def test_iou_and_greedy_matching():
     assert iou_matrix(truth[:1], truth[:1])[0, 0] == pytest.approx(1.0)
     assert sorted(match(truth, pred)) == [(0, 1), (1, 0)]
     assert match(truth, detections([[5, 5, 15, 15]], [1])) == []  # IoU 1/7 < 0.5
+
+
+def test_a_label_of_the_top_face_matches_the_whole_die_around_it_only_when_asked():
+    face = [10, 10, 20, 18]  # the labelled top face of a die seen at a slant
+    whole = [8, 8, 22, 28]  # the detected whole die: 3.5 times the face's area, IoU 0.29
+    truth = np.array([face, [40, 0, 50, 10]], float)
+    found = detections([whole, [40, 0, 50, 10]], [3, 4])
+    assert cover_matrix(truth[:1], np.array([whole], float))[0, 0] == pytest.approx(1.0)
+    assert match(truth, found) == [(1, 1)]
+    assert sorted(match(truth, found, faces=True)) == [(0, 0), (1, 1)]
+    # Not when the detection is far larger than a die around that face, or holds half of another label.
+    assert match(truth[:1], detections([[0, 0, 40, 40]], [3]), faces=True) == []
+    two = np.array([[10, 10, 20, 18], [21, 10, 31, 18]], float)
+    assert match(two, detections([[8, 8, 33, 28]], [3]), faces=True) == []
+    # A box that overlaps a neighbour's face a little (a die leaning on it) still pairs with its own.
+    near = np.array([face, [18, 20, 28, 30]], float)  # a third of it inside the die's box
+    assert match(near, detections([whole], [3]), faces=True) == [(0, 0)]
+    tally, faces = Tally(), Tally()
+    score_image(tally, truth, [3, 4], found)
+    score_image(faces, truth, [3, 4], found, faces=True)
+    assert (tally.found, tally.extra, tally.perfect) == (1, 1, 0)
+    assert (faces.found, faces.read_right, faces.extra, faces.perfect) == (2, 2, 0, 1)
+
+
+def test_whole_die_boxes_widen_only_the_labels_of_a_top_face():
+    class Found:
+        def __call__(self, image):
+            return detections([[8, 8, 22, 28], [40, 0, 50, 10], [60, 60, 70, 70]], [1, 1, 1])
+
+    truth = np.array([[10, 10, 20, 18], [40.5, 0, 50, 10], [80, 80, 90, 90]], float)
+    boxes, widened = whole_die_boxes(np.zeros((100, 100, 3), np.uint8), truth, Found())
+    assert widened == 1
+    assert boxes.tolist() == [[8, 8, 22, 28], [40.5, 0, 50, 10], [80, 80, 90, 90]]
+    assert truth[0].tolist() == [10, 10, 20, 18]  # the labels given are left as they were
 
 
 def test_score_image_counts_read_right_extra_and_perfect():
@@ -69,3 +103,31 @@ def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder(
     # The size the reader learns: the die's size over its (jittered) box's larger side, about 0.6-1.
     assert merged["size"].shape == (len(crops["x"]),) and np.all((merged["size"] > 0.35) & (merged["size"] < 1.3))
     assert dataset_dir(CROP_SIZE) == OUT and dataset_dir(48) == OUT.with_name("die_reader_48")
+
+
+def test_evaluate_real_tallies_the_issues_figure_the_face_labels_and_the_colour_trays(tmp_path):
+    import cv2
+
+    from models.dice_detector.evaluate import evaluate_real
+
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for name in ("grey", "tray", "held"):
+        cv2.imwrite(str(tmp_path / "images" / f"{name}.jpg"), np.zeros((100, 100, 3), np.uint8))
+    (tmp_path / "labels" / "grey.txt").write_text(_yolo_line((10, 10, 20, 18), 100, 100).replace("0 ", "2 ", 1))
+    (tmp_path / "labels" / "tray.txt").write_text(_yolo_line((40, 0, 50, 10), 100, 100).replace("0 ", "3 ", 1))
+    (tmp_path / "images" / "broken.jpg").write_bytes(b"not a jpeg")
+    (tmp_path / "split.csv").write_text("image,split,scene,colour,dice\ngrey.jpg,val,a,gray,1\n"
+                                        "tray.jpg,val,b,colour,1\nheld.jpg,train,c,colour,0\n"
+                                        "broken.jpg,val,d,gray,0\n")  # fmt: skip
+
+    def detector(image):  # the whole die around the grey photo's labelled face, and the tray's die
+        return detections([[8, 8, 22, 28], [40, 0, 50, 10]], [3, 4])
+
+    tallies = evaluate_real(detector, tmp_path)
+    assert set(tallies) == {"real_val", "real_val_face_labels", "real_val_colour_trays"}
+    strict, faces, trays = (tallies[k] for k in ("real_val", "real_val_face_labels", "real_val_colour_trays"))
+    assert (strict.images, strict.dice, strict.read_right, strict.extra) == (2, 2, 1, 3)
+    assert (faces.dice, faces.read_right, faces.extra) == (2, 2, 2)
+    assert (trays.images, trays.dice, trays.read_right) == (1, 1, 1)
+    assert strict.errors == ["unreadable broken.jpg"]

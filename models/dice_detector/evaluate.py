@@ -64,21 +64,27 @@ class Tally:
         }  # fmt: skip
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1)."""
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    """The area of every box (x0, y0, x1, y1)."""
+    return np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
+
+
+def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area every box in ``a`` shares with every box in ``b``."""
     lt = np.maximum(a[:, None, :2], b[None, :, :2])
     rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    area = lambda x: np.prod(np.clip(x[:, 2:] - x[:, :2], 0, None), axis=1)  # noqa: E731
-    return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-9)
+    return np.prod(np.clip(rb - lt, 0, None), axis=2)
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1)."""
+    inter = _intersections(a, b)
+    return inter / np.maximum(_areas(a)[:, None] + _areas(b)[None, :] - inter, 1e-9)
 
 
 def cover_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The share of each box in ``a`` that lies inside each box in ``b``."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(rb - lt, 0, None), axis=2)
-    return inter / np.maximum(np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)[:, None], 1e-9)
+    return _intersections(a, b) / np.maximum(_areas(a)[:, None], 1e-9)
 
 
 def _greedy(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -113,8 +119,7 @@ def face_pairs(truth: np.ndarray, boxes: np.ndarray, pairs: list[tuple[int, int]
     if not len(truth) or not len(boxes):
         return []
     cover = cover_matrix(truth, boxes)
-    ratio = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)[None, :] / np.maximum(
-        np.prod(truth[:, 2:] - truth[:, :2], axis=1)[:, None], 1e-9)  # fmt: skip
+    ratio = _areas(boxes)[None, :] / np.maximum(_areas(truth)[:, None], 1e-9)
     others = np.array([[np.delete(cover[:, j], i).max(initial=0.0) for j in range(len(boxes))]
                        for i in range(len(truth))])  # fmt: skip
     score = np.where((ratio <= FACE_AREA) & (others < 0.5), cover, -1.0)

@@ -116,10 +116,11 @@ def copy_real(real: Path, out: Path, detector: DiceDetector | None = None) -> li
                 continue
             stem = Path(row["image"]).stem
             shutil.copy(real / "images" / row["image"], out / "images" / "train" / f"real_{row['image']}")
-            text = (real / "labels" / f"{stem}.txt").read_text()
-            lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
             widened = 0
-            if detector is not None:
+            if detector is None:
+                text = (real / "labels" / f"{stem}.txt").read_text()
+                lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
+            else:
                 image = cv2.imread(str(real / "images" / row["image"]))
                 height, width = image.shape[:2]
                 boxes, _ = yolo_labels(real / "labels" / f"{stem}.txt", width, height)

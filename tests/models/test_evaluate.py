@@ -3,7 +3,15 @@
 import numpy as np
 import pytest
 
-from models.dice_detector.evaluate import Tally, cover_matrix, iou_matrix, match, score_image, yolo_labels
+from models.dice_detector.evaluate import (
+    Tally,
+    cover_matrix,
+    cpu_description,
+    iou_matrix,
+    match,
+    score_image,
+    yolo_labels,
+)
 from models.dice_detector.make_dataset import _yolo_line, whole_die_boxes
 from models.die_reader.make_dataset import JITTER_SCALE, jitter
 from vision.detections import Detections
@@ -131,3 +139,13 @@ def test_evaluate_real_tallies_the_issues_figure_the_face_labels_and_the_colour_
     assert (faces.dice, faces.read_right, faces.extra) == (2, 2, 2)
     assert (trays.images, trays.dice, trays.read_right) == (1, 1, 1)
     assert strict.errors == ["unreadable broken.jpg"]
+
+
+def test_the_speed_record_names_the_processor_and_its_vector_instructions(tmp_path):
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text("processor\t: 0\nmodel name\t: Some Xeon\nflags\t\t: fpu sse2 avx avx2 avx512f\n\n"
+                       "processor\t: 1\nmodel name\t: Some Xeon\nflags\t\t: fpu sse2 avx avx2 avx512f\n")  # fmt: skip
+    described = cpu_description(cpuinfo)
+    assert described.startswith("Some Xeon, ") and described.endswith(" cores, avx2 avx512f")
+    assert "avx512_vnni" not in described
+    assert "cores" in cpu_description(tmp_path / "absent")  # another system: still says what it can

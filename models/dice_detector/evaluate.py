@@ -249,10 +249,12 @@ def cpu_description(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
 
     The same 2-core VM has measured 23 ms on one host and 41 ms on another: a speed means little without it.
     """
-    text = cpuinfo.read_text() if cpuinfo.exists() else ""
-    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")),
-                 platform.processor() or platform.machine())  # fmt: skip
-    flags = set(next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), []))
+    fields: dict[str, str] = {}  # the first core's (every core has the same)
+    for line in cpuinfo.read_text().splitlines() if cpuinfo.exists() else []:
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    model = fields.get("model name") or platform.processor() or platform.machine()
+    flags = set(fields.get("flags", "").split())
     vector = [name for name in ("avx2", "avx512f", "avx512_vnni", "amx_int8") if name in flags]
     return f"{model}, {os.cpu_count()} cores" + (f", {' '.join(vector)}" if vector else "")
 

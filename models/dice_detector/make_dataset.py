@@ -94,9 +94,10 @@ def whole_die_boxes(image: np.ndarray, boxes: np.ndarray, detector: DiceDetector
     real-d6-rune55's greyscale photos box each die's top face; the synthetic labels (and the issue)
     box the whole visible die. Where a detection holds a label's box as the die around a top face
     (``evaluate.face_pairs``: IoU under 0.5, the label inside it), the detection's box replaces the
-    label's. Returns the boxes and how many were replaced.
+    label's. Returns the boxes and how many were replaced. Only the detector's boxes are needed, so the
+    die reader is not run.
     """
-    found = detector(image)
+    found = detector.find(image)
     pairs = face_pairs(boxes, found.xyxy, match(boxes, found))
     boxes = boxes.copy()
     for i, j in pairs:

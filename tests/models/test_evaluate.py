@@ -56,7 +56,7 @@ def test_a_label_of_the_top_face_matches_the_whole_die_around_it_only_when_asked
 
 def test_whole_die_boxes_widen_only_the_labels_of_a_top_face():
     class Found:
-        def __call__(self, image):
+        def find(self, image):
             return detections([[8, 8, 22, 28], [40, 0, 50, 10], [60, 60, 70, 70]], [1, 1, 1])
 
     truth = np.array([[10, 10, 20, 18], [40.5, 0, 50, 10], [80, 80, 90, 90]], float)

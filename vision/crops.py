@@ -5,14 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["CONTEXT_STATS", "CROP_MARGIN", "CROP_SIZE", "crop_die", "die_context", "silhouette"]
+__all__ = ["CROP_MARGIN", "CROP_SIZE", "crop_die", "silhouette"]
 
 CROP_SIZE = 40
 """Side of the crop the die reader sees, in pixels."""
 CROP_MARGIN = 0.15
 """Context kept around the box, as a fraction of its larger side on each side."""
-CONTEXT_STATS = 4
-"""Numbers per colour channel in :func:`die_context`: the frame's 5th, 50th and 95th percentiles, the ring's median."""
 
 
 def crop_die(image: np.ndarray, box: tuple[float, float, float, float] | np.ndarray, size: int = CROP_SIZE,
@@ -36,34 +34,6 @@ def crop_die(image: np.ndarray, box: tuple[float, float, float, float] | np.ndar
         roi = cv2.copyMakeBorder(roi, *(max(p, 0) for p in pads), cv2.BORDER_REPLICATE)
     interpolation = cv2.INTER_AREA if roi.shape[0] > size else cv2.INTER_LINEAR
     return cv2.resize(roi, (size, size), interpolation=interpolation)
-
-
-def die_context(image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """The light around each die, which a crop alone does not show: (N, 3, CONTEXT_STATS) float32, 0..1.
-
-    Per colour channel (the image's order): the whole frame's 5th, 50th and 95th percentiles (the
-    light's strength and colour: a white die in dim light and a grey one in bright light give the same
-    crop) and the median of the table in a ring around the die, out to 1.5 times its box's larger side
-    from its centre (what shows through a translucent die, and the light where it lies). Both are read
-    from every ``step``-th pixel only (about 80 across the frame, 24 across a ring): about 1 ms a frame of 20 dice.
-    """
-    boxes = np.asarray(boxes, dtype=np.float64).reshape(-1, 4)
-    height, width = image.shape[:2]
-    step = max(1, max(height, width) // 80)
-    frame = np.percentile(image[::step, ::step].reshape(-1, 3), (5, 50, 95), axis=0).T  # (3 channels, 3)
-    out = np.empty((len(boxes), 3, CONTEXT_STATS), np.float32)
-    out[:, :, :3] = frame
-    for i, (x0, y0, x1, y1) in enumerate(boxes):
-        side = max(x1 - x0, y1 - y0, 1.0)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        left, top = int(np.clip(cx - 1.5 * side, 0, width - 1)), int(np.clip(cy - 1.5 * side, 0, height - 1))
-        right, bottom = int(np.clip(cx + 1.5 * side, left + 1, width)), int(np.clip(cy + 1.5 * side, top + 1, height))
-        ring_step = max(1, int(3 * side) // 24)
-        ys, xs = np.mgrid[top:bottom:ring_step, left:right:ring_step]
-        outside = (np.abs(xs - cx) > 0.6 * side) | (np.abs(ys - cy) > 0.6 * side)  # not the die itself
-        pixels = image[top:bottom:ring_step, left:right:ring_step][outside]
-        out[i, :, 3] = np.median(pixels, axis=0) if len(pixels) else frame[:, 1]
-    return out / 255.0
 
 
 def silhouette(image: np.ndarray, box: tuple[float, float, float, float] | np.ndarray) -> np.ndarray | None:

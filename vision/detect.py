@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision.colours import body_colour
-from vision.crops import crop_die, die_context
+from vision.crops import crop_die
 from vision.detections import Detections
 
 __all__ = [
@@ -212,7 +212,6 @@ class DiceDetector:
         self.colours = list(outputs["colour"])  # type: ignore[index]
         self.crop_size = int(reader_config["input"]["size"])  # type: ignore[index]
         self.crop_margin = float(reader_config["input"]["margin"])  # type: ignore[index]
-        self.context = "context" in reader_config["input"]  # type: ignore[operator]  # the light around each die
         self.confidence = confidence
         self.iou = iou
         self.core = core
@@ -252,13 +251,11 @@ class DiceDetector:
                      "body": np.zeros((0, 3), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
-        context = die_context(image, detections.xyxy) if self.context else None
-        pip_p, colour_p, fill = read_crops(self.reader, crops, 1, context=context)
+        pip_p, colour_p, fill = read_crops(self.reader, crops, 1)
         # Only these are read again, turned (most dice are read at once).
         unsure = (pip_p.max(1) < self.sure) | (colour_p.max(1) < self.colour_sure)
         if self.rotations > 1 and unsure.any():  # the other turns, averaged with the first
-            again = None if context is None else context[unsure]
-            more_pips, more_colour, more_fill = read_crops(self.reader, crops[unsure], self.rotations, 1, again)
+            more_pips, more_colour, more_fill = read_crops(self.reader, crops[unsure], self.rotations, first=1)
             turns = self.rotations
             for first, more in ((pip_p, more_pips), (colour_p, more_colour), (fill, more_fill)):
                 first[unsure] = (first[unsure] + (turns - 1) * more) / turns
@@ -303,25 +300,17 @@ def dice_to_json(detections: Detections) -> list[dict[str, object]]:
 
 
 def read_crops(session: object, crops: np.ndarray, rotations: int = 4, first: int = 0,
-               context: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Pip and colour probabilities and sizes of uint8 BGR crops (N, S, S, 3) from the die reader's session.
 
     A face reads the same turned, so the prediction is averaged over the quarter turns ``first`` to
     ``rotations - 1`` (test-time augmentation; ``first`` skips turns already read). The size is the
     die's size over the larger side of its box, NaN from a reader without the size output (v4 and before).
-    ``context``: the light around each die (``vision.crops.die_context``), for a reader that takes it.
     """
     n = len(crops)
-    turns = range(first, max(first + 1, rotations))
-    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in range(first, max(first + 1, rotations))])
     blob = np.ascontiguousarray(turned.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-    names = [node.name for node in session.get_inputs()]  # type: ignore[attr-defined]
-    feed = {names[0]: blob}
-    if len(names) > 1:
-        if context is None:
-            raise ValueError("this die reader also needs each die's context (vision.crops.die_context)")
-        feed[names[1]] = np.ascontiguousarray(np.tile(context, (len(turns), 1, 1)), dtype=np.float32)
-    pip_logits, colour_logits, *size = session.run(None, feed)  # type: ignore[attr-defined]
+    pip_logits, colour_logits, *size = session.run(None, {session.get_inputs()[0].name: blob})  # type: ignore[attr-defined]
     pip_p = _softmax(pip_logits).reshape(-1, n, pip_logits.shape[1]).mean(axis=0)
     colour_p = _softmax(colour_logits).reshape(-1, n, colour_logits.shape[1]).mean(axis=0)
     sizes = size[0].reshape(-1, n).mean(axis=0) if size else np.full(n, np.nan)

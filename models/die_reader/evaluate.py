@@ -30,11 +30,10 @@ def measure(session: ort.InferenceSession, name: str) -> dict[str, float | int]:
     size = int(session.get_inputs()[0].shape[2])  # the crops the reader was made for
     with np.load(dataset_dir(size) / f"{name}.npz") as data:
         x, pips, colour = data["x"], data["pips"], data["colour"]
-        context = data["ctx"] if "ctx" in data.files else None
         truth_size = data["size"] if "size" in data.files else np.full(len(pips), np.nan)
     result: dict[str, float | int] = {"crops": len(pips)}
     for rotations in (1, 4):
-        pip_p, colour_p, sizes = read_crops(session, x, rotations, context=context)
+        pip_p, colour_p, sizes = read_crops(session, x, rotations)
         measured = np.isfinite(truth_size) & np.isfinite(sizes)
         if rotations == 1 and measured.any():  # the die's size (Biggy or turned die), as a relative error
             error = np.abs(sizes[measured] / truth_size[measured] - 1)

@@ -6,8 +6,7 @@
 Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
 (N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
-colours), ``biggy`` and ``real`` flags, ``ctx``: the light around each die (``vision.crops.die_context``,
-(N, 3, 4) float32), and ``size``: the die's size in the picture (square root of its
+colours), ``biggy`` and ``real`` flags, and ``size``: the die's size in the picture (square root of its
 whole silhouette's area) over the larger side of the box the crop was cut around (NaN for real photos,
 whose labels do not tell it). Boxes are jittered like a detector's to teach tolerance.
 """
@@ -27,7 +26,7 @@ import numpy as np
 from models.dice_detector.evaluate import yolo_labels
 from models.dice_detector.make_dataset import whole_die_boxes
 from vision.colours import PALETTE_NAMES
-from vision.crops import CONTEXT_STATS, CROP_SIZE, crop_die, die_context
+from vision.crops import CROP_SIZE, crop_die
 from vision.detect import DiceDetector
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +62,7 @@ def jitter(box: tuple[float, float, float, float], rng: np.random.Generator,
 
 
 def _empty() -> dict[str, list]:
-    return {"x": [], "ctx": [], "pips": [], "colour": [], "biggy": [], "real": [], "size": []}
+    return {"x": [], "pips": [], "colour": [], "biggy": [], "real": [], "size": []}
 
 
 def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_SIZE,
@@ -83,36 +82,30 @@ def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_
         boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", width, height)
         if detector is not None:
             boxes, _ = whole_die_boxes(image, boxes, detector)
-        cut = []
         for xyxy, face in zip(boxes, pips, strict=True):
             box = tuple(float(v) for v in xyxy)
             for _ in range(copies):
-                cut.append(jitter(box, rng) if copies > 1 else box)
-                out["x"].append(crop_die(image, cut[-1], size))
+                out["x"].append(crop_die(image, jitter(box, rng) if copies > 1 else box, size))
                 out["pips"].append(face - 1)
                 out["colour"].append(-1)
                 out["biggy"].append(False)
                 out["real"].append(True)
                 out["size"].append(np.nan)
-        out["ctx"] += list(die_context(image, np.array(cut)))
     return out
 
 
 def _label_crops(image: np.ndarray, dice: list, rng: np.random.Generator, size: int, out: dict[str, list],
                  copies: int = 1) -> None:  # fmt: skip
     """Appends ``copies`` jittered crops of every labelled die (``vision.synth.scene.DieLabel``) to ``out``."""
-    cut = []
     for die in dice:
         for _ in range(copies):
             box = jitter(die.box, rng)
-            cut.append(box)
             out["x"].append(crop_die(image, box, size))
             out["size"].append(die.size / max(box[2] - box[0], box[3] - box[1], 1.0))
             out["pips"].append(die.pips - 1)
             out["colour"].append(PALETTE_NAMES.index(die.colour) if die.palette else -1)
             out["biggy"].append(die.biggy)
             out["real"].append(False)
-    out["ctx"] += list(die_context(image, np.array(cut)))
 
 
 def synthetic_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
@@ -144,7 +137,6 @@ def _merge(parts: list[dict[str, list]], size: int) -> dict[str, np.ndarray]:
             merged[key] += part[key]
     return {
         "x": np.array(merged["x"], dtype=np.uint8).reshape(-1, size, size, 3),
-        "ctx": np.array(merged["ctx"], dtype=np.float32).reshape(-1, 3, CONTEXT_STATS),
         "pips": np.array(merged["pips"], dtype=np.int8),
         "colour": np.array(merged["colour"], dtype=np.int8),
         "biggy": np.array(merged["biggy"], dtype=bool),

@@ -6,7 +6,6 @@ import torch
 from torch import nn
 
 from vision.colours import PALETTE_NAMES
-from vision.crops import CONTEXT_STATS
 
 CHANNELS = (16, 32, 64, 96)
 """Channels of the three blocks (at full, half and quarter resolution) and of the last convolution (v1-v7)."""
@@ -32,14 +31,10 @@ class DieReaderNet(nn.Module):
     With ``standardise`` the network also sees each crop standardised (zero mean, unit spread): dark
     dice in dim photos show their pips, while the raw channels keep the absolute colour. Doing it
     inside the network puts the one implementation in the exported ONNX graph.
-
-    With ``context`` the network also takes the light around each die (``vision.crops.die_context``,
-    (N, 3, CONTEXT_STATS)): it scales and shifts the crop's pooled features (FiLM), starting from no
-    change at all, so a reader without it carries over exactly.
     """
 
     def __init__(self, colours: int = len(PALETTE_NAMES), standardise: bool = False, size_head: bool = False,
-                 channels: tuple[int, int, int, int] = CHANNELS, context: bool = False) -> None:  # fmt: skip
+                 channels: tuple[int, int, int, int] = CHANNELS) -> None:  # fmt: skip
         super().__init__()
         self.standardise = standardise
         first, second, third, last = channels
@@ -51,25 +46,14 @@ class DieReaderNet(nn.Module):
         self.pips = nn.Linear(last, 6)
         self.colour = nn.Linear(last, colours)
         self.size = nn.Linear(last, 1) if size_head else None  # the logarithm of the size fraction
-        self.context = None
-        if context:
-            film = nn.Linear(32, 2 * last)
-            nn.init.zeros_(film.weight)
-            nn.init.zeros_(film.bias)
-            self.context = nn.Sequential(nn.Flatten(), nn.Linear(3 * CONTEXT_STATS, 32), nn.ReLU(inplace=True), film)
 
-    def forward(self, x: torch.Tensor, context: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """Logits of the pips and colour heads, and the size fraction (positive) with ``size_head``."""
         if self.standardise:
             mean = x.mean(dim=(1, 2, 3), keepdim=True)
             spread = (x - mean).pow(2).mean(dim=(1, 2, 3), keepdim=True).sqrt()
             x = torch.cat([x, (x - mean) / (spread + 0.02)], dim=1)
         features = self.features(x)
-        if self.context is not None:
-            if context is None:
-                raise ValueError("this reader also needs each die's context (vision.crops.die_context)")
-            scale, shift = self.context(context).chunk(2, dim=1)
-            features = features * (1 + scale) + shift
         if self.size is None:
             return self.pips(features), self.colour(features)
         return self.pips(features), self.colour(features), self.size(features).squeeze(1).exp()

@@ -25,7 +25,7 @@ import torch.nn.functional as F
 from models.die_reader.make_dataset import dataset_dir
 from models.die_reader.net import CHANNELS, DieReaderNet
 from vision.colours import PALETTE_NAMES
-from vision.crops import CONTEXT_STATS, CROP_MARGIN, CROP_SIZE
+from vision.crops import CROP_MARGIN, CROP_SIZE
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -45,13 +45,8 @@ def to_tensor(x: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(x).permute(0, 3, 1, 2).float().div_(255.0)
 
 
-def augment(x: torch.Tensor, generator: torch.Generator, context: torch.Tensor | None = None,
-            ) -> tuple[torch.Tensor, torch.Tensor | None]:  # fmt: skip
-    """Rotations by quarter turns and mirror images (a die face reads the same), light, noise, blur.
-
-    The light's change (gain and shift) is the die's surroundings' too: ``context`` (N, 3, stats,
-    ``vision.crops.die_context``) changes with it, so the reader learns to judge a die by its light.
-    """
+def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Rotations by quarter turns and mirror images (a die face reads the same), light, noise, blur."""
     n = x.shape[0]
     k = int(torch.randint(0, 4, (1,), generator=generator))
     x = torch.rot90(x, k, dims=(2, 3))
@@ -60,29 +55,21 @@ def augment(x: torch.Tensor, generator: torch.Generator, context: torch.Tensor |
     gain = torch.empty(n, 1, 1, 1).uniform_(0.6, 1.4, generator=generator)
     bias = torch.empty(n, 1, 1, 1).uniform_(-0.1, 0.1, generator=generator)
     x = x * gain + bias + torch.randn(x.shape, generator=generator) * 0.02
-    if context is not None:
-        context = (context * gain[..., 0] + bias[..., 0]).clamp_(0, 1)
     if torch.rand(1, generator=generator) < 0.3:
         kernel = torch.tensor([1.0, 2.0, 1.0]) / 4
         kernel2d = (kernel[:, None] * kernel[None, :]).expand(3, 1, 3, 3)
         x = F.conv2d(x, kernel2d, padding=1, groups=3)
-    return x.clamp_(0, 1), context
+    return x.clamp_(0, 1)
 
 
-LUMA = (0.114, 0.587, 0.299)
-"""Greyscale weights of the B, G and R channels."""
-
-
-def augment_strong(x: torch.Tensor, generator: torch.Generator, context: torch.Tensor | None = None,
-                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:  # fmt: skip
+def augment_strong(x: torch.Tensor, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """:func:`augment`, then per crop: any rotation, a slight zoom, gamma, and greyscale for a quarter.
 
     Dice lie at any angle and boxes stray; light is dim or harsh; a third of the real photos are grey.
-    Returns the crops, which were turned grey (their colour label no longer applies), each crop's
-    zoom (a zoom of 1.1 shows 1.1 times the width: the die looks that much smaller in the crop) and the
-    ``context`` changed with the crops' light.
+    Returns the crops, which were turned grey (their colour label no longer applies) and each crop's
+    zoom (a zoom of 1.1 shows 1.1 times the width: the die looks that much smaller in the crop).
     """
-    x, context = augment(x, generator, context)
+    x = augment(x, generator)
     n = x.shape[0]
     angle = torch.empty(n).uniform_(-math.pi, math.pi, generator=generator)
     zoom = torch.empty(n).uniform_(0.9, 1.12, generator=generator)
@@ -92,15 +79,11 @@ def augment_strong(x: torch.Tensor, generator: torch.Generator, context: torch.T
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="border", align_corners=False)
     gamma = torch.exp(torch.empty(n, 1, 1, 1).uniform_(-0.5, 0.5, generator=generator))
     x = x.clamp(1e-4, 1).pow(gamma)
-    if context is not None:
-        context = context.clamp(1e-4, 1).pow(gamma[..., 0])
     grey = torch.rand(n, generator=generator) < 0.25
     if grey.any():
-        luma = (x[grey] * torch.tensor(LUMA).view(1, 3, 1, 1)).sum(1, keepdim=True)
+        luma = (x[grey] * torch.tensor([0.114, 0.587, 0.299]).view(1, 3, 1, 1)).sum(1, keepdim=True)
         x[grey] = luma.expand(-1, 3, -1, -1)
-        if context is not None:
-            context[grey] = (context[grey] * torch.tensor(LUMA).view(1, 3, 1)).sum(1, keepdim=True).expand(-1, 3, -1)
-    return x.clamp_(0, 1), grey, zoom, context
+    return x.clamp_(0, 1), grey, zoom
 
 
 def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, float]:
@@ -109,8 +92,7 @@ def evaluate(model: DieReaderNet, data: dict[str, np.ndarray]) -> dict[str, floa
     pips, colours, sizes = [], [], []
     with torch.no_grad():
         for start in range(0, len(data["pips"]), 512):
-            context = torch.from_numpy(data["ctx"][start : start + 512]) if model.context is not None else None
-            p, c, *s = model(to_tensor(data["x"][start : start + 512]), context)
+            p, c, *s = model(to_tensor(data["x"][start : start + 512]))
             pips.append(p.argmax(1))
             colours.append(c.argmax(1))
             sizes += s
@@ -166,7 +148,7 @@ def _recipe(args: dict[str, object]) -> dict[str, object]:
     without the size head; before ``--channels``, the network had :data:`~models.die_reader.net.CHANNELS`.
     """
     before = {"size": FIRST_SIZE, "init": None, "size_head": False, "name": None, "channels": CHANNELS,
-              "teachers": None, "temperature": 2.0, "context": False}  # fmt: skip
+              "teachers": None, "temperature": 2.0}  # fmt: skip
     return before | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
 
 
@@ -202,9 +184,6 @@ def main() -> None:
     parser.add_argument("--channels", type=_channels, default=CHANNELS,
                         help="the network's width: channels of its three blocks and last convolution, e.g. "
                              "16,48,128,192 (tried after v7: see the model card)")  # fmt: skip
-    parser.add_argument("--context", action="store_true",
-                        help="also read the light around each die (vision.crops.die_context; make_dataset stores "
-                             "it): white in dim light against grey in bright light")  # fmt: skip
     parser.add_argument("--teachers", type=Path, nargs="+",
                         help="distil from these readers' checkpoints: also learn the pips and colours they agree "
                              "on in four turns (tried after v7: see the model card)")  # fmt: skip
@@ -220,8 +199,7 @@ def main() -> None:
     generator = torch.Generator().manual_seed(args.seed)
     train = load("train", args.size)
     val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
-    model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels,
-                         context=args.context)  # fmt: skip
+    model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
         name = f"{name}-{args.size}px" + (f"-from-{args.init.stem}" if args.init else "")
@@ -250,18 +228,15 @@ def main() -> None:
             generator.set_state(state["generator"])
             print(f"resuming after epoch {first_epoch}", flush=True)
     if args.init and first_epoch == 0:
-        # A reader without the size head or the context starts them afresh; everything else carries over.
+        # A reader without the size head starts that head afresh; everything else carries over.
         missing, unexpected = model.load_state_dict(torch.load(args.init, weights_only=False)["model"], strict=False)
-        if unexpected or any(not key.startswith(("size.", "context.")) for key in missing):
+        if unexpected or any(not key.startswith("size.") for key in missing):
             raise SystemExit(f"{args.init} does not fit this network: missing {missing}, unexpected {unexpected}")
         print(f"starting from the weights of {args.init}", flush=True)
     x_all = to_tensor(train["x"])
     pips_all = torch.from_numpy(train["pips"].astype(np.int64))
     colour_all = torch.from_numpy(train["colour"].astype(np.int64))
     size_all = torch.from_numpy(train.get("size", np.full(len(pips_all), np.nan, np.float32)))
-    if args.context and "ctx" not in train:
-        raise SystemExit("this dataset has no context: run python -m models.die_reader.make_dataset again")
-    context_all = torch.from_numpy(train["ctx"]) if args.context else None
     soft_pips, soft_colour = teacher_readings(args.teachers, x_all, args.temperature) if args.teachers else (None, None)
     history = []
     for epoch in range(first_epoch, args.epochs):
@@ -272,14 +247,13 @@ def main() -> None:
         for start in range(0, len(order), args.batch):
             idx = order[start : start + args.batch]
             colour, size = colour_all[idx], size_all[idx]
-            context = context_all[idx] if context_all is not None else None
             if args.strong:
-                x, grey, zoom, context = augment_strong(x_all[idx], generator, context)
+                x, grey, zoom = augment_strong(x_all[idx], generator)
                 colour = torch.where(grey, torch.full_like(colour, -1), colour)
                 size = size / zoom
             else:
-                x, context = augment(x_all[idx], generator, context)
-            pip_logits, colour_logits, *predicted = model(x, context)
+                x = augment(x_all[idx], generator)
+            pip_logits, colour_logits, *predicted = model(x)
             loss = F.cross_entropy(pip_logits, pips_all[idx])
             if (colour >= 0).any():
                 loss = loss + 0.5 * F.cross_entropy(colour_logits, colour, ignore_index=-1)
@@ -319,22 +293,20 @@ def _plain(value: object) -> object:
 def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str, object]]) -> None:
     """Writes reader.onnx (dynamic batch) and config.json into ``args.out``."""
     model.eval()
-    dummy = (torch.zeros(1, 3, args.size, args.size), *([torch.zeros(1, 3, CONTEXT_STATS)] if args.context else []))
+    dummy = torch.zeros(1, 3, args.size, args.size)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    inputs = ["crops", *(["context"] if args.context else [])]
     outputs = ["pips", "colour", *(["size"] if args.size_head else [])]
-    torch.onnx.export(model, dummy, out / "reader.onnx", input_names=inputs, output_names=outputs,
-                      dynamic_axes={name: {0: "n"} for name in inputs + outputs}, opset_version=17,
+    torch.onnx.export(model, (dummy,), out / "reader.onnx", input_names=["crops"], output_names=outputs,
+                      dynamic_axes={"crops": {0: "n"}} | {name: {0: "n"} for name in outputs}, opset_version=17,
                       dynamo=False)  # fmt: skip
     config = {
         "weights": "reader.onnx",
-        "input": {"size": args.size, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"}
-        | ({"context": "vision.crops.die_context"} if args.context else {}),
+        "input": {"size": args.size, "margin": CROP_MARGIN, "channels": "BGR", "scale": "1/255"},
         "outputs": {"pips": [1, 2, 3, 4, 5, 6], "colour": list(PALETTE_NAMES)}
         | ({"size": "the die's size over the larger side of its box"} if args.size_head else {}),
         "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head}, "
-        f"channels={tuple(args.channels)}, context={args.context})",
+        f"channels={tuple(args.channels)})",
         "train_args": {k: _plain(v) for k, v in vars(args).items()},
         "dataset": json.loads((dataset_dir(args.size) / "manifest.json").read_text()),
     }

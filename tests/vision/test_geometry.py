@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.annotate import annotate
-from vision.crops import CONTEXT_STATS, CROP_SIZE, crop_die, die_context
+from vision.crops import CROP_SIZE, crop_die
 from vision.detect import biggy_by_size, letterbox, nms, shrink
 from vision.detections import Detections
 
@@ -18,27 +18,6 @@ def test_crop_is_centred_on_the_box_and_pads_outside_the_image():
     assert abs(len(white) - (20 * 48 / 30) ** 2) < 0.1 * (20 * 48 / 30) ** 2
     corner = crop_die(image, (-10, -10, 10, 10))  # the die reader's size by default
     assert corner.shape == (CROP_SIZE, CROP_SIZE, 3) and corner.max() == 0
-
-
-def test_die_context_reads_the_table_around_a_die_and_the_frames_light():
-    image = np.full((300, 400, 3), (30, 120, 60), np.uint8)  # green felt
-    image[:, 300:] = (200, 200, 200)  # a white banknote on the right
-    image[100:130, 100:130] = (20, 20, 220)  # a red die
-    image[100:130, 290:320] = (20, 20, 220)  # a red die at the banknote's edge
-    context = die_context(image, np.array([[100, 100, 130, 130], [290, 100, 320, 130]]))
-    assert context.shape == (2, 3, CONTEXT_STATS) and context.dtype == np.float32
-    # The ring around the first die is felt, not die; the second one's lies half on the banknote.
-    assert np.allclose(context[0, :, 3] * 255, (30, 120, 60), atol=1)
-    assert context[1, 2, 3] * 255 > 60
-    # The frame's percentiles: the darkest 5 % are felt, the brightest are the banknote; both dice alike.
-    assert np.allclose(context[:, :, 0] * 255, (30, 120, 60), atol=1)
-    assert np.allclose(context[:, :, 2] * 255, (200, 200, 200), atol=1)
-    # Half the light: half the context (the reader judges a die against it).
-    dim = die_context(image // 2, np.array([[100, 100, 130, 130]]))
-    assert np.allclose(dim[0], context[0] / 2, atol=1 / 255)
-    # Dice at the image's corners and no dice at all.
-    assert die_context(image, np.array([[-5, -5, 10, 10], [395, 295, 405, 305]])).shape == (2, 3, CONTEXT_STATS)
-    assert die_context(image, np.zeros((0, 4))).shape == (0, 3, CONTEXT_STATS)
 
 
 def test_letterbox_keeps_aspect_and_maps_back():

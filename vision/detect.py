@@ -116,8 +116,9 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     perspective (a die alone cannot be judged and counts as normal); six of them, so that Biggys side
     by side (in Royale every colour has one) still have normal dice among them. Seen in perspective, the inverse
     of a normal die's size is also an affine function of its place in the picture (the inverse depth
-    of a point on a plane is): with at least ``plane`` dice that function is fitted, again without the
-    dice that look clearly larger or smaller than it says (Biggys, parts of dice found on their own),
+    of a point on a plane is): with at least ``plane`` dice that function is fitted, first to the dice
+    not 1.3 times the median size, then again without the dice that look more than 15 % larger or
+    smaller than it says (Biggys, parts of dice found on their own),
     and a Biggy must then be ``fitted[0]`` times its neighbours' size and ``fitted[1]`` times the size
     fitted at its place; with fewer dice, ``ratio`` times its neighbours' size (the thresholds chosen on
     rendered tables apart from those the model card reports on).
@@ -136,11 +137,15 @@ def biggy_by_size(detections: Detections, sizes: np.ndarray | None = None, ratio
     reference = np.minimum(np.median(nearest, axis=1), np.percentile(nearest, 25, axis=1) * 1.1)
     if n >= plane:
         design = np.column_stack([np.ones(n), centres / 1000.0])
-        normal = np.ones(n, dtype=bool)
+        # The fit starts from the dice that cannot be Biggys (not 1.3 times the median size): with all of
+        # them, a Biggy beside the only normal die in its part of the picture tilted the fit its way.
+        normal = sizes <= 1.3 * np.median(sizes)
+        if normal.sum() < 4:
+            normal = np.ones(n, dtype=bool)
         for _ in range(4):
             coefficients = np.linalg.lstsq(design[normal], 1.0 / np.maximum(sizes[normal], 1e-6), rcond=None)[0]
             relative = sizes * (design @ coefficients)  # each size over a normal die's size at its place
-            looks_normal = (relative > 0.8) & (relative < 1.15)
+            looks_normal = (relative > 0.85) & (relative < 1.15)
             if looks_normal.sum() < 4 or (looks_normal == normal).all():
                 break
             normal = looks_normal

@@ -1,0 +1,94 @@
+"""Contact sheets of the real val dice the shipped die reader misreads, to judge them by eye.
+
+    python -m models.die_reader.audit [--out runs/die_reader/audit] [--weights reader.onnx]
+
+Reads every labelled die of the real photos' val split from its exact box in four turns, as
+``evaluate`` does, and writes ``misreads.csv`` (one row per misread die, numbered as on the sheets)
+and ``sheet_<k>.png`` (24 dice a sheet, each shown 160 px wide with its number, label and reading).
+The audit of v7's misreads, each judged by eye, is ``real_val_misreads.csv`` beside this file (its
+``by_eye`` column; see the model card).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from models.dice_detector.evaluate import REAL, yolo_labels
+from vision.crops import crop_die
+from vision.detect import read_crops
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+FIELDS = ["number", "image", "x0", "y0", "x1", "y1", "label", "read", "confidence", "colour_photo"]
+
+
+def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object]]:
+    """Every val die whose pips the reader gets wrong, in the order of split.csv."""
+    with open(real / "split.csv", newline="") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["split"] == "val"]
+    size = int(session.get_inputs()[0].shape[2])
+    found: list[dict[str, object]] = []
+    for row in rows:
+        image = cv2.imread(str(real / "images" / row["image"]))
+        if image is None:
+            raise SystemExit(f"cannot read {real / 'images' / row['image']}")
+        boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", image.shape[1], image.shape[0])
+        if not len(boxes):
+            continue
+        pip_p, _, _ = read_crops(session, np.stack([crop_die(image, box, size) for box in boxes]), 4)
+        for box, label, p in zip(boxes, pips, pip_p, strict=True):
+            if int(p.argmax()) + 1 != label:
+                found.append({"number": len(found), "image": row["image"], **dict(zip(("x0", "y0", "x1", "y1"),
+                              (round(float(v), 1) for v in box), strict=True)), "label": label,
+                              "read": int(p.argmax()) + 1, "confidence": round(float(p.max()), 3),
+                              "colour_photo": row.get("colour") == "colour"})  # fmt: skip
+    return found
+
+
+def sheets(found: list[dict[str, object]], real: Path, out: Path, per_sheet: int = 24, columns: int = 6) -> int:
+    """Writes the contact sheets; returns how many."""
+    tiles = []
+    for die in found:
+        image = cv2.imread(str(real / "images" / str(die["image"])))
+        box = np.array([die["x0"], die["y0"], die["x1"], die["y1"]], dtype=np.float64)
+        tile = crop_die(image, box, 160, 0.35)
+        cv2.putText(tile, f"#{die['number']} L{die['label']} R{die['read']}", (3, 14), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.45, (0, 0, 255), 1, cv2.LINE_AA)  # fmt: skip
+        tiles.append(tile)
+    count = 0
+    for start in range(0, len(tiles), per_sheet):
+        part = tiles[start : start + per_sheet]
+        part += [np.zeros_like(part[0])] * (-len(part) % columns)
+        grid = np.vstack([np.hstack(part[i : i + columns]) for i in range(0, len(part), columns)])
+        cv2.imwrite(str(out / f"sheet_{count}.png"), grid)
+        count += 1
+    return count
+
+
+def main() -> None:
+    """Command-line entry point."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", type=Path, default=REAL, help="the real dataset (images/, labels/, split.csv)")
+    parser.add_argument("--weights", type=Path, default=HERE / "reader.onnx")
+    parser.add_argument("--out", type=Path, default=ROOT / "runs" / "die_reader" / "audit")
+    args = parser.parse_args()
+    if not (args.real / "split.csv").exists():
+        parser.error(f"no real dataset at {args.real} (expected split.csv there)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
+    found = misreads(session, args.real)
+    with open(args.out / "misreads.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(found)
+    print(f"{len(found)} misread dice; {sheets(found, args.real, args.out)} sheets in {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -127,9 +127,9 @@ def test_biggys_side_by_side_among_normal_dice():
 def test_a_biggy_beside_the_only_normal_die_in_its_part_of_the_picture():
     # Measured on a held-out rendered table (seed 9,000,054): eleven normal dice and a Biggy in the upper
     # part of the picture, one normal die (19.3 px) and a Biggy (30.1 px) alone at the bottom. Fitted
-    # over every die, the size of a normal die turned with the picture so that the lower Biggy looked
+    # over every die, a normal die's size grew so fast toward the bottom that the lower Biggy looked
     # normal and the normal die small beside it; fitted first over the dice not clearly larger than
-    # most, both are told.
+    # most, both Biggys are told.
     centres = np.array([(210, 179), (370, 419), (162, 182), (397, 234), (330, 239), (530, 183), (168, 289),
                         (425, 411), (481, 118), (459, 211), (303, 270), (128, 210), (139, 180)], float)  # fmt: skip
     sizes = np.array([16.6, 19.3, 17.7, 18.4, 26.7, 17.7, 21.3, 30.1, 16.7, 17.7, 21.1, 18.9, 17.9])

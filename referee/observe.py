@@ -345,10 +345,13 @@ class Observer:
                 tray = self._fresh_tray(snapshot)
                 readings = [tray + placed]
                 rolled = self._own(tray)
-                if not rolled:  # taken back already: the dice last seen in the tray, before or
+                if not rolled:  # taken back already: the dice last seen in the tray, after or
                     seen = [d for colour, dice in self._last_tray.items() if colour in (player, neutral)
                             for d in dice]  # fmt: skip
-                    readings = [seen + placed, seen]  # after the placement
+                    # before the placement. Dice left after it never show its number (all of them are
+                    # placed): a die of that number seen was the placed die, before it moved.
+                    left = [d for d in seen if d.pips != number]
+                    readings = [left + placed, seen]
                     rolled = self._own(seen)
                 refusals = []
                 for reading in readings:

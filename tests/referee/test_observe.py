@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
+from referee import BanknotesDealt, Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
 from referee.observe import Observer, canonical_history, seeded_deal, virtual_deal
 from referee.simulate import Dealer, default_players, table_moments
 from referee.table import DieReading, TableSnapshot
@@ -458,6 +458,33 @@ def test_a_die_never_seen_in_the_roll_does_not_stop_the_game_once_the_next_playe
         "blue rolls 1 2 3 4 5 6 6 6",
     ]
     assert observer.state.casinos[2].dice == (2, 0) and observer.state.held_dice == (6, 8)
+
+
+def test_a_die_seen_in_the_tray_and_then_placed_is_not_counted_twice():
+    # Seen in a rendered game (benchmark seed 306): red holds two dice and rolls a 1 and a 6; the 6 is
+    # never read. Red puts the 1 on casino 1 among six red dice, where a second die could hide. The 1
+    # last seen in the tray is the die placed, not one left behind (no die of the value placed is left),
+    # so red's roll is not "1 1, both placed": red keeps a die, which it rolls in its next turn.
+    observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    observer.apply(DEAL)
+    for event in (DiceRolled(RED, (1, 1, 1, 1, 1, 1, 2, 3)), DicePlaced(RED, 1, 6),
+                  DiceRolled(BLUE, (4, 4, 4, 4, 4, 4, 5, 6)), DicePlaced(BLUE, 4, 6)):  # fmt: skip
+        observer.apply(event)
+    ones = tuple(DieReading(RED, False, 1, track=i) for i in range(6))
+    fours = tuple(DieReading(BLUE, False, 4, track=10 + i) for i in range(6))
+    die = DieReading(RED, False, 1, track=20)
+    verdicts = observer.observe(TableSnapshot(1, 0.1, casinos(c1=ones, c4=fours), (die,)))
+    assert [v.kind for v in verdicts] == ["uncertain"] and "1 of red's 2 dice" in verdicts[0].reason
+    verdicts = observer.observe(TableSnapshot(2, 0.2, casinos(c1=(*ones, die), c4=fours), ()))
+    assert [v.kind for v in verdicts] == ["alert"]  # not "red rolls 1 1": the players are asked
+    blue = (DieReading(BLUE, False, 5, track=30), DieReading(BLUE, False, 6, track=31))
+    verdicts = observer.observe(TableSnapshot(3, 0.3, casinos(c1=(*ones, die), c4=fours), blue))
+    assert [str(v) for v in verdicts] == [
+        "red rolls 1 2 (1 die not seen in the tray, taken to show 2)",
+        "red places 1 die showing 1 on casino 1",
+        "blue rolls 5 6",
+    ]
+    assert observer.state.held_dice == (1, 2) and observer.state.casinos[0].dice == (7, 0)
 
 
 def test_a_misread_roll_is_corrected_by_its_placement():

@@ -175,6 +175,12 @@ def yolo_labels(path: Path, width: int, height: int) -> tuple[np.ndarray, list[i
     return np.array(boxes, dtype=np.float64).reshape(-1, 4), pips
 
 
+def split_rows(real: Path, split: str) -> list[dict[str, str]]:
+    """The rows of ``real``'s split.csv (image, split, scene, colour, ...) whose split is ``split``."""
+    with open(real / "split.csv", newline="") as handle:
+        return [row for row in csv.DictReader(handle) if row["split"] == split]
+
+
 def evaluate_real(detector: DiceDetector, real: Path) -> dict[str, Tally]:
     """The real photos of the val split (or every labelled image of a folder without split.csv).
 
@@ -186,8 +192,7 @@ def evaluate_real(detector: DiceDetector, real: Path) -> dict[str, Tally]:
     """
     tallies = {"real_val": Tally(), "real_val_face_labels": Tally()}
     if (real / "split.csv").exists():
-        with open(real / "split.csv", newline="") as handle:
-            rows = [row for row in csv.DictReader(handle) if row["split"] == "val"]
+        rows = split_rows(real, "val")
         images = [real / "images" / row["image"] for row in rows]
         colour = {row["image"] for row in rows if row.get("colour") == "colour"}
     else:

@@ -15,7 +15,6 @@ the six faces), for the comparison with the two-stage reader; images are hard li
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import shutil
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.dice_detector.evaluate import face_pairs, match, yolo_labels
+from models.dice_detector.evaluate import face_pairs, match, split_rows, yolo_labels
 from vision.detect import DiceDetector
 
 HERE = Path(__file__).resolve().parent
@@ -111,25 +110,22 @@ def copy_real(real: Path, out: Path, detector: DiceDetector | None = None) -> li
     With ``detector``, boxes of a die's top face become boxes of the whole die (``whole_die_boxes``).
     """
     entries = []
-    with open(real / "split.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["split"] != "train":
-                continue
-            stem = Path(row["image"]).stem
-            shutil.copy(real / "images" / row["image"], out / "images" / "train" / f"real_{row['image']}")
-            widened = 0
-            if detector is None:
-                text = (real / "labels" / f"{stem}.txt").read_text()
-                lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
-            else:
-                image = cv2.imread(str(real / "images" / row["image"]))
-                height, width = image.shape[:2]
-                boxes, _ = yolo_labels(real / "labels" / f"{stem}.txt", width, height)
-                boxes, widened = whole_die_boxes(image, boxes, detector)
-                lines = [_yolo_line(tuple(float(v) for v in box), width, height) for box in boxes]
-            (out / "labels" / "train" / f"real_{stem}.txt").write_text("\n".join(lines) + "\n")
-            entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real",
-                            "widened": widened})  # fmt: skip
+    for row in split_rows(real, "train"):
+        stem = Path(row["image"]).stem
+        shutil.copy(real / "images" / row["image"], out / "images" / "train" / f"real_{row['image']}")
+        widened = 0
+        if detector is None:
+            text = (real / "labels" / f"{stem}.txt").read_text()
+            lines = [f"0 {' '.join(line.split()[1:])}" for line in text.splitlines() if line.strip()]
+        else:
+            image = cv2.imread(str(real / "images" / row["image"]))
+            height, width = image.shape[:2]
+            boxes, _ = yolo_labels(real / "labels" / f"{stem}.txt", width, height)
+            boxes, widened = whole_die_boxes(image, boxes, detector)
+            lines = [_yolo_line(tuple(float(v) for v in box), width, height) for box in boxes]
+        (out / "labels" / "train" / f"real_{stem}.txt").write_text("\n".join(lines) + "\n")
+        entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real",
+                        "widened": widened})  # fmt: skip
     return entries
 
 

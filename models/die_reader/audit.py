@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from models.dice_detector.evaluate import REAL, yolo_labels
+from models.dice_detector.evaluate import REAL, split_rows, yolo_labels
 from vision.crops import crop_die
 from vision.detect import read_crops
 
@@ -30,11 +30,9 @@ FIELDS = ["number", "image", "x0", "y0", "x1", "y1", "label", "read", "confidenc
 
 def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object]]:
     """Every val die whose pips the reader gets wrong, in the order of split.csv."""
-    with open(real / "split.csv", newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["split"] == "val"]
     size = int(session.get_inputs()[0].shape[2])
     found: list[dict[str, object]] = []
-    for row in rows:
+    for row in split_rows(real, "val"):
         image = cv2.imread(str(real / "images" / row["image"]))
         if image is None:
             raise SystemExit(f"cannot read {real / 'images' / row['image']}")
@@ -43,19 +41,22 @@ def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object
             continue
         pip_p, _, _ = read_crops(session, np.stack([crop_die(image, box, size) for box in boxes]), 4)
         for box, label, p in zip(boxes, pips, pip_p, strict=True):
-            if int(p.argmax()) + 1 != label:
-                found.append({"number": len(found), "image": row["image"], **dict(zip(("x0", "y0", "x1", "y1"),
-                              (round(float(v), 1) for v in box), strict=True)), "label": label,
-                              "read": int(p.argmax()) + 1, "confidence": round(float(p.max()), 3),
+            read = int(p.argmax()) + 1
+            if read != label:
+                corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
+                found.append({"number": len(found), "image": row["image"], **corners, "label": label,
+                              "read": read, "confidence": round(float(p.max()), 3),
                               "colour_photo": row.get("colour") == "colour"})  # fmt: skip
     return found
 
 
 def sheets(found: list[dict[str, object]], real: Path, out: Path, per_sheet: int = 24, columns: int = 6) -> int:
     """Writes the contact sheets; returns how many."""
-    tiles = []
-    for die in found:
-        image = cv2.imread(str(real / "images" / str(die["image"])))
+    tiles, images = [], {}
+    for die in found:  # the misread dice of one photo come one after another: each photo is read once
+        if die["image"] not in images:
+            images = {die["image"]: cv2.imread(str(real / "images" / str(die["image"])))}
+        image = images[die["image"]]
         box = np.array([die["x0"], die["y0"], die["x1"], die["y1"]], dtype=np.float64)
         tile = crop_die(image, box, 160, 0.35)
         cv2.putText(tile, f"#{die['number']} L{die['label']} R{die['read']}", (3, 14), cv2.FONT_HERSHEY_SIMPLEX,

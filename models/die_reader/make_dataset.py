@@ -14,7 +14,6 @@ whose labels do not tell it). Boxes are jittered like a detector's to teach tole
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -23,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.dice_detector.evaluate import yolo_labels
+from models.dice_detector.evaluate import split_rows, yolo_labels
 from models.dice_detector.make_dataset import whole_die_boxes
 from vision.colours import PALETTE_NAMES
 from vision.crops import CROP_SIZE, crop_die
@@ -74,9 +73,7 @@ def real_crops(real: Path, split: str, copies: int, seed: int, size: int = CROP_
     """
     out = _empty()
     rng = np.random.default_rng(seed)
-    with open(real / "split.csv", newline="") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["split"] == split]
-    for row in rows:
+    for row in split_rows(real, split):
         image = cv2.imread(str(real / "images" / row["image"]))
         height, width = image.shape[:2]
         boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", width, height)

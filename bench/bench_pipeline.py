@@ -29,10 +29,23 @@ from referee.state import preview
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
+CONFIGURATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "2p": ("las-vegas", ("black", "white")),
+    "3p": ("las-vegas", ("red", "blue", "green")),
+    "3p-biggy": ("las-vegas+biggy", ("red", "blue", "green")),
+    "4p": ("las-vegas", ("red", "blue", "green", "black")),
+    "5p": ("las-vegas", ("red", "blue", "green", "black", "yellow")),
+    "6p": ("las-vegas+six-players", ("red", "blue", "green", "black", "yellow", "white")),
+    "2p-neutral": ("las-vegas+neutral", ("yellow", "black")),
+    "3p-neutral": ("las-vegas+neutral", ("red", "blue", "green")),
+    "4p-neutral-biggy": ("las-vegas+neutral+biggy", ("red", "blue", "green", "black")),
+}
+"""The tables ``--config all`` benchmarks: 2 to 6 players in every base-box colour (white as a player and as
+the neutral dice), the neutral variant and Biggys. Name: (rule set, player colours in seat order)."""
 
-def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, models: Path | None = None,
+
+def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
                confidence: float | None = None, rules: str = "las-vegas") -> dict[str, object]:  # fmt: skip
-    colours = ("red", "blue", "green", "black", "yellow")[:players]
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     rules = game.ruleset
     observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), seed))
@@ -93,6 +106,27 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, players: int, mo
         "rounds_settled_right": rounds_right,
         "casino_counts_right": f"{casinos_right}/{casinos}",
         "alerts_and_uncertain": complaints,
+        "_casinos": (casinos_right, casinos),
+        "_latencies": latencies,
+    }
+
+
+def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str, object]:
+    """One configuration's figures over its games."""
+    latencies = [x for r in results for x in r["_latencies"]]  # type: ignore[attr-defined]
+    rounds = sum(int(r["rounds"]) for r in results)  # type: ignore[call-overload]
+    right = sum(int(r["rounds_settled_right"]) for r in results)  # type: ignore[call-overload]
+    casinos = [sum(r["_casinos"][i] for r in results) for i in (0, 1)]  # type: ignore[index]
+    return {
+        "config": name,
+        "rules": rules,
+        "seeds": [r["seed"] for r in results],
+        "rounds_settled_right": f"{right}/{rounds}",
+        "casino_counts_right": f"{casinos[0]}/{casinos[1]}",
+        "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
+        "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
+        "latency_s_max": round(max(latencies), 2) if latencies else None,
+        "fps_median": statistics.median(float(r["fps"]) for r in results),  # type: ignore[arg-type]
     }
 
 
@@ -100,21 +134,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103])
     parser.add_argument("--rounds", type=int, default=None, help="film only the first N rounds of each game")
-    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--players", type=int, default=3, help="the first N of red, blue, green, black, yellow")
+    parser.add_argument("--config", nargs="+", choices=(*CONFIGURATIONS, "all"),
+                        help="named tables instead of --players/--rules (see CONFIGURATIONS); each game's seed is "
+                        "its configuration's offset (0, 1000, 2000, ...) plus each --seeds value")  # fmt: skip
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
     parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy (Biggys told "
                         "by their size on the table)")  # fmt: skip
     args = parser.parse_args()
-    results = [bench_game(seed, args.rounds, args.reader, args.players, args.models, args.confidence, args.rules)
-               for seed in args.seeds]  # fmt: skip
-    for result in results:
-        print(json.dumps(result))
-    total_rounds = sum(int(r["rounds"]) for r in results)
-    right = sum(int(r["rounds_settled_right"]) for r in results)
-    print(json.dumps({"reader": args.reader, "rules": args.rules, "rounds_settled_right": f"{right}/{total_rounds}",
-                      "fps_median": statistics.median(float(r["fps"]) for r in results)}))  # fmt: skip
+    if args.config:
+        names = list(CONFIGURATIONS) if "all" in args.config else args.config
+        configs = [(n, *CONFIGURATIONS[n], 1000 * list(CONFIGURATIONS).index(n)) for n in names]
+    else:
+        colours = ("red", "blue", "green", "black", "yellow")[: args.players]
+        configs = [(f"{args.players}p", args.rules, colours, 0)]
+    summaries = []
+    for name, rules, colours, offset in configs:
+        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules)
+                   for seed in args.seeds]  # fmt: skip
+        for result in results:
+            print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),
+                  flush=True)  # fmt: skip
+        summaries.append(summary(name, rules, results))
+        print(json.dumps({"reader": args.reader, **summaries[-1]}), flush=True)
+    if len(summaries) > 1:
+        print("| table | rules | rounds right | casinos right | alerts | latency median / max (s) | frames/s |")
+        print("|---|---|---|---|---|---|---|")
+        for s in summaries:
+            print(
+                f"| {s['config']} | {s['rules']} | {s['rounds_settled_right']} | {s['casino_counts_right']} | "
+                f"{s['alerts_and_uncertain']} | {s['latency_s_median']} / {s['latency_s_max']} | {s['fps_median']} |"
+            )
 
 
 if __name__ == "__main__":

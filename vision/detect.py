@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.colours import body_colour
+from vision.colours import PALETTE_NAMES, body_colour
 from vision.crops import crop_die
 from vision.detections import Detections
 
@@ -245,6 +245,9 @@ class DiceDetector:
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """Stage 2: adds the columns ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence``, ``biggy``.
 
+        ``colour_scores`` (N, len(PALETTE_NAMES)) holds the colour head's probability of each palette
+        colour, from which a game's own colours are told (:meth:`vision.colours.ColourBook.scores`).
+
         Also ``size``: each die's size in pixels (the square root of its silhouette's area, as the die
         reader sees it; NaN from a reader without that output, whose Biggys are told by the boxes'
         sides), and ``body``: each die's body colour (BGR), from which the colours learned at setup are told.
@@ -253,7 +256,8 @@ class DiceDetector:
             empty = {"pips": np.zeros(0, int), "pips_confidence": np.zeros(0, np.float32),
                      "colour": np.zeros(0, object), "colour_confidence": np.zeros(0, np.float32),
                      "biggy": np.zeros(0, bool), "size": np.zeros(0, np.float32),
-                     "body": np.zeros((0, 3), np.float32)}  # fmt: skip
+                     "body": np.zeros((0, 3), np.float32),
+                     "colour_scores": np.zeros((0, len(PALETTE_NAMES)), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
         crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
         pip_p, colour_p, fill = read_crops(self.reader, crops, 1)
@@ -275,8 +279,17 @@ class DiceDetector:
             "biggy": biggy_by_size(detections, sizes if np.isfinite(sizes).all() else None),
             "size": sizes.astype(np.float32),
             "body": body_colour(crops),
+            "colour_scores": self._palette_order(colour_p),
         }
         return Detections(detections.xyxy, detections.confidence, data)
+
+    def _palette_order(self, colour_p: np.ndarray) -> np.ndarray:
+        """The colour head's probabilities in the order of ``PALETTE_NAMES`` (0 for a colour it lacks)."""
+        out = np.zeros((len(colour_p), len(PALETTE_NAMES)), np.float32)
+        for k, name in enumerate(self.colours):
+            if name in PALETTE_NAMES:
+                out[:, PALETTE_NAMES.index(name)] = colour_p[:, k]
+        return out
 
     def __call__(self, image: np.ndarray) -> Detections:
         """Both stages on one BGR image."""

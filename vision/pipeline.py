@@ -137,12 +137,13 @@ class TablePipeline:
             self.calibration = self.mat.calibration(homography)
 
     def _owners(self, detections: Detections) -> list[Colour]:
+        """Each die's colour among the game's: the reader's colour probabilities, with the learned colours."""
         data = detections.data
         if "body" in data:
             bodies = np.asarray(data["body"], dtype=np.float32).reshape(-1, 3)
         else:
             bodies = np.array([PALETTE.get(str(name), PALETTE["grey"]) for name in data["colour"]], np.float32)
-        return [Colour(name) for name in self.colours.classify(bodies.reshape(-1, 3))]
+        return [Colour(name) for name in self.colours.decide(data.get("colour_scores"), bodies.reshape(-1, 3))]
 
     def _sizes_mm(self, image: np.ndarray, calibration: Calibration, detections: Detections) -> np.ndarray:
         """Each die's size on the table plane: the square root of its outline's projected area.

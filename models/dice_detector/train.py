@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path
 
 import models.torch_compat  # noqa: F401  (first: torchvision's NMS, offline ultralytics)
+from models.portable import portable
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -170,7 +171,7 @@ def export(args: argparse.Namespace) -> None:
         "dataset": json.loads((DATA.parent / "manifest.json").read_text())
         | {"images": "(see manifest)", "labels": "faces" if args.pips else "die"},
     }
-    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    (out / "config.json").write_text(json.dumps(portable(config), indent=1) + "\n")
     print(f"wrote {out / 'detector.onnx'} and config.json")
 
 

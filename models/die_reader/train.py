@@ -24,6 +24,7 @@ import torch.nn.functional as F
 
 from models.die_reader.make_dataset import dataset_dir
 from models.die_reader.net import CHANNELS, DieReaderNet
+from models.portable import portable
 from vision.colours import PALETTE_NAMES
 from vision.crops import CROP_MARGIN, CROP_SIZE
 
@@ -312,7 +313,7 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
     }
     if history:
         config["last_epoch"] = history[-1]
-    (out / "config.json").write_text(json.dumps(config, indent=1) + "\n")
+    (out / "config.json").write_text(json.dumps(portable(config), indent=1) + "\n")
     print(f"wrote {out / 'reader.onnx'}; measure it with: python -m models.die_reader.evaluate")
 
 

@@ -149,3 +149,23 @@ def test_the_speed_record_names_the_processor_and_its_vector_instructions(tmp_pa
     assert described.startswith("Some Xeon, ") and described.endswith(" cores, avx2 avx512f")
     assert "avx512_vnni" not in described
     assert "cores" in cpu_description(tmp_path / "absent")  # another system: still says what it can
+
+
+def test_committed_configs_hold_no_absolute_paths():
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+
+    def strings(value):
+        if isinstance(value, dict):
+            yield from (s for v in value.values() for s in strings(v))
+        elif isinstance(value, list):
+            yield from (s for v in value for s in strings(v))
+        elif isinstance(value, str):
+            yield value
+
+    configs = sorted(root.glob("models/*/config.json")) + sorted(root.glob("models/*/checkpoint/*.json"))
+    assert configs
+    for config in configs:
+        assert not [s for s in strings(json.loads(config.read_text())) if s.startswith("/")], config

@@ -1,0 +1,41 @@
+import numpy as np
+import pytest
+
+from vision.colours import PALETTE, PALETTE_NAMES, ColourBook
+
+
+def head(**probabilities):
+    out = np.zeros((1, len(PALETTE_NAMES)), np.float32)
+    for name, p in probabilities.items():
+        out[0, PALETTE_NAMES.index(name)] = p
+    return out
+
+
+def test_the_head_is_restricted_to_the_games_colours():
+    book = ColourBook(["red", "black", "white"])
+    # read grey (not in this game) but nearly as likely white: a white die
+    scores = book.scores(head(grey=0.6, white=0.3, black=0.1))
+    assert scores.shape == (1, 3) and scores.sum() == pytest.approx(1)
+    assert book.decide(head(grey=0.6, white=0.3, black=0.1)) == ["white"]
+    assert scores[0].tolist() == pytest.approx([0, 0.25, 0.75], abs=1e-6)
+
+
+def test_a_dim_white_die_is_white_by_the_head_not_black_by_its_body():
+    book = ColourBook(["black", "white"])
+    dim_white = np.array([[120, 120, 120]], np.float32)  # nearer black than white in CIELAB
+    assert book.classify(dim_white) == ["black"]
+    assert book.decide(head(white=0.9, black=0.1), dim_white) == ["white"]
+
+
+def test_learned_colours_weigh_in_with_the_head():
+    book = ColourBook(["red", "blue"])
+    book.learn("blue", [(90, 30, 20)])  # this camera's blue: dark
+    body = np.array([[90, 30, 20]], np.float32)
+    assert book.decide(head(red=0.55, blue=0.45), body) == ["blue"]  # the learned colour tips an unsure head
+    assert book.decide(head(red=0.55, blue=0.45), np.array([PALETTE["red"]], np.float32)) == ["red"]
+
+
+def test_without_the_head_the_nearest_colour_decides():
+    book = ColourBook(["red", "blue"])
+    assert book.scores(None, np.array([PALETTE["blue"]], np.float32)).tolist() == [[0, 1]]
+    assert book.decide(None, np.zeros((0, 3))) == []

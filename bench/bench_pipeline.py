@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
+from referee.camera import LasVegasCamera
+from referee.interpret import Interpreter
 from referee.jsonio import payout_to_json, state_table_json
 from referee.observe import Observer, seeded_deal
 from referee.state import preview
@@ -45,10 +47,15 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
-               confidence: float | None = None, rules: str = "las-vegas") -> dict[str, object]:  # fmt: skip
+               confidence: float | None = None, rules: str = "las-vegas", referee: str = "interpreter",
+               ) -> dict[str, object]:  # fmt: skip
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     rules = game.ruleset
-    observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), seed))
+    initial = new_game(rules, game.players)
+    if referee == "interpreter":
+        observer = Interpreter(LasVegasCamera(), initial, deal=seeded_deal(initial, seed))
+    else:
+        observer = Observer(initial, deal=seeded_deal(initial, seed))
     showing = [0]
     read_seconds = [0.0]
     if reader_name == "truth":
@@ -139,6 +146,12 @@ def main() -> None:
                         help="named tables instead of --players/--rules (see CONFIGURATIONS); each game's seed is "
                         "its configuration's offset (0, 1000, 2000, ...) plus each --seeds value")  # fmt: skip
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
+    parser.add_argument(
+        "--referee",
+        choices=("interpreter", "observer"),
+        default="interpreter",
+        help="the camera interpreter (referee.interpret) or the rule-by-rule observer before it",
+    )
     parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy (Biggys told "
@@ -152,7 +165,8 @@ def main() -> None:
         configs = [(f"{args.players}p", args.rules, colours, 0)]
     summaries = []
     for name, rules, colours, offset in configs:
-        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules)
+        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
+                              args.referee)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

@@ -14,6 +14,8 @@ import argparse
 from pathlib import Path
 
 from referee import new_game
+from referee.camera import LasVegasCamera
+from referee.interpret import Interpreter
 from referee.observe import Observer, seeded_deal
 from vision.detect import MODELS, DiceDetector
 from vision.pipeline import TablePipeline
@@ -28,12 +30,19 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
     parser.add_argument("--confidence", type=float, default=None, help="another detector confidence threshold")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy")
+    parser.add_argument("--referee", choices=("interpreter", "observer"), default="interpreter")
+    parser.add_argument("--reader", choices=("model", "truth"), default="model")
     args = parser.parse_args()
     options = {} if args.confidence is None else {"confidence": args.confidence}
     game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
-    observer = Observer(initial, deal=seeded_deal(initial, args.seed))
-    detector = DiceDetector(args.models / "dice_detector", args.models / "die_reader", **options)
+    if args.referee == "interpreter":
+        observer = Interpreter(LasVegasCamera(), initial, deal=seeded_deal(initial, args.seed))
+    else:
+        observer = Observer(initial, deal=seeded_deal(initial, args.seed))
+    showing = [0]
+    detector = (lambda image: game.truth(showing[0])) if args.reader == "truth" else DiceDetector(
+        args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
     pipeline = TablePipeline(detector, observer)
     moment = None
     for frame in game.frames():
@@ -41,6 +50,7 @@ def main() -> None:
         if span.moment is not moment:
             moment = span.moment
             print(f"--- frame {frame.index}: truth {moment.what} {moment.event or ''}")
+        showing[0] = frame.index
         report = pipeline.process(frame)
         for verdict in report.verdicts:
             print(f"  {frame.index} {verdict.kind}: {verdict}")
@@ -48,6 +58,8 @@ def main() -> None:
                 table = report.snapshot
                 casinos = [[f"{d.colour.value} {d.pips}" for d in dice] for dice in table.casinos]
                 print(f"     read: casinos {casinos}, tray {[f'{d.colour.value} {d.pips}' for d in table.tray]}")
+            for words, cost in getattr(verdict, "candidates", ()):
+                print(f"     weighed (+{cost}): {words}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,184 @@
+"""Measures the observation model the camera interpreter uses, on the path the live referee runs.
+
+Rendered games (every benchmark table, seeds kept for this alone: never tuned on, never benchmarked)
+are watched by the shipped reader through :class:`vision.pipeline.TablePipeline`; every settled
+reading the tracker gives is compared, zone by zone, with the dice the renderer put there (their
+boxes through the same calibration). Counted: each face read for each true face, each colour read
+for each true colour, Biggys, dice not read (by zone and crowd) and dice read that are not there.
+The counts, smoothed, become ``models/observation.json``
+(:class:`referee.interpret.model.ObservationModel`)::
+
+    python -m models.observation [--seeds 901 902] [--rounds 1] [--out models/observation.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from referee import find_ruleset, new_game
+from referee.interpret.model import ObservationModel
+from referee.table import DieReading, TableSnapshot
+from vision.detect import DiceDetector
+from vision.pipeline import TablePipeline
+from vision.synth.game import RenderedGame
+
+HERE = Path(__file__).resolve().parent
+TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "2p": ("las-vegas", ("black", "white")),
+    "3p": ("las-vegas", ("red", "blue", "green")),
+    "3p-biggy": ("las-vegas+biggy", ("red", "blue", "green")),
+    "4p": ("las-vegas", ("red", "blue", "green", "black")),
+    "5p": ("las-vegas", ("red", "blue", "green", "black", "yellow")),
+    "6p": ("las-vegas+six-players", ("red", "blue", "green", "black", "yellow", "white")),
+    "2p-neutral": ("las-vegas+neutral", ("yellow", "black")),
+    "3p-neutral": ("las-vegas+neutral", ("red", "blue", "green")),
+    "4p-neutral-biggy": ("las-vegas+neutral+biggy", ("red", "blue", "green", "black")),
+}
+"""The benchmark's tables (``bench/bench_pipeline.py``'s CONFIGURATIONS): name -> (rule set, players)."""
+
+
+class _Recorder:
+    """Stands in for the referee: keeps the settled readings, and holds the true state for the pipeline."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state
+        self.snapshots: list[TableSnapshot] = []
+
+    def observe(self, snapshot: TableSnapshot) -> list[object]:
+        self.snapshots.append(snapshot)
+        return []
+
+
+class Counts:
+    """What was read against what lay there."""
+
+    def __init__(self) -> None:
+        self.pips = np.zeros((6, 6), np.int64)
+        self.colour: Counter[tuple[str, str]] = Counter()
+        self.big: Counter[tuple[bool, bool]] = Counter()
+        self.missed: Counter[str] = Counter()
+        self.present: Counter[str] = Counter()
+        self.extra = 0
+        self.read = 0
+
+    def add(self, zone: int, truth: list[DieReading], read: list[DieReading]) -> None:
+        """One zone of one reading: exact matches first, then same colour, then same face, then any."""
+        crowd = "tray" if zone == 0 else f"casino{min(len(truth) // 4, 2)}"
+        self.present[crowd] += len(truth)
+        self.read += len(read)
+        truth, read = list(truth), list(read)
+        for same in (
+            lambda t, r: (t.colour, t.pips, t.big) == (r.colour, r.pips, r.big),
+            lambda t, r: t.colour == r.colour,
+            lambda t, r: t.pips == r.pips,
+            lambda t, r: True,
+        ):
+            for t in list(truth):
+                match = next((r for r in read if same(t, r)), None)
+                if match is None:
+                    continue
+                truth.remove(t)
+                read.remove(match)
+                if match.pips:
+                    self.pips[t.pips - 1, match.pips - 1] += 1
+                self.colour[t.colour.value, match.colour.value] += 1
+                self.big[t.big, match.big] += 1
+        self.missed[crowd] += len(truth)
+        self.extra += len(read)
+
+    def model(self, source: dict[str, Any]) -> ObservationModel:
+        """The counts as probabilities (add-one smoothing; a colour pair never confused gets the floor)."""
+        pips = (self.pips + 0.5) / (self.pips + 0.5).sum(axis=1, keepdims=True)
+        trues = sorted({t for t, _ in self.colour})
+        total = {t: sum(n for (a, _), n in self.colour.items() if a == t) for t in trues}
+        floor = 1.0 / (sum(total.values()) + 1)
+        colour = {t: {r: n / (total[t] + 1) for (a, r), n in self.colour.items() if a == t} for t in trues}
+        big_n = self.big[True, True] + self.big[True, False]
+        normal_n = self.big[False, True] + self.big[False, False]
+        miss_casino = tuple((self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(3))
+        return ObservationModel(
+            tuple(tuple(float(p) for p in row) for row in pips),
+            colour,
+            floor,
+            (self.big[True, True] + 1) / (big_n + 2),
+            (self.big[False, True] + 1) / (normal_n + 2),
+            (self.missed["tray"] + 1) / (self.present["tray"] + 2),
+            miss_casino,
+            (self.extra + 1) / (self.read + 2),
+            source,
+        )
+
+
+def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[str, ...]]] = TABLES,
+            detector: DiceDetector | None = None) -> tuple[Counts, int]:  # fmt: skip
+    """The counts over the games of every table and seed; and how many readings they came from."""
+    detector = detector or DiceDetector()
+    counts = Counts()
+    readings = 0
+    for index, (rules, players) in enumerate(tables.values()):
+        for seed in seeds:
+            game = RenderedGame(seed=1000 * index + seed, players=players, rules=rules, rounds=rounds)
+            recorder = _Recorder(new_game(find_ruleset(rules), list(players)))
+            pipeline = TablePipeline(detector, recorder)  # type: ignore[arg-type]
+            for frame in game.frames():
+                recorder.state = game.span_of(frame.index).moment.state or recorder.state
+                before = len(recorder.snapshots)
+                pipeline.process(frame)
+                if len(recorder.snapshots) == before or pipeline.calibration is None:
+                    continue
+                snapshot = recorder.snapshots[-1]
+                truth = game.truth(frame.index)
+                calibration = pipeline.calibration
+                zones = calibration.zones_at(calibration.to_table(truth.centres)) if len(truth) else np.zeros(0, int)
+                dice = [DieReading(_colour(c), bool(b), int(p)) for c, b, p in
+                        zip(truth.data["colour"], truth.data["biggy"], truth.data["pips"], strict=True)]  # fmt: skip
+                read = {0: list(snapshot.tray), **{n: list(d) for n, d in enumerate(snapshot.casinos, start=1)}}
+                for zone in range(7):
+                    counts.add(zone, [d for d, z in zip(dice, zones, strict=True) if z == zone], read[zone])
+                readings += 1
+            print(json.dumps({"rules": rules, "players": players, "seed": 1000 * index + seed, "readings": readings}),
+                  flush=True)  # fmt: skip
+    return counts, readings
+
+
+def _colour(name: str) -> Any:
+    from referee import Colour
+
+    return Colour(str(name))
+
+
+def main() -> None:
+    """Measures the model and writes it (see the module's description)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[901, 902])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=HERE / "observation.json")
+    args = parser.parse_args()
+    counts, readings = measure(args.seeds, args.rounds)
+    source = {
+        "measured": True,
+        "how": "python -m models.observation: rendered games of the nine benchmark tables, the shipped reader "
+        "through vision.pipeline.TablePipeline, every settled reading against the rendered dice, zone by zone",
+        "seeds": [1000 * k + s for k in range(len(TABLES)) for s in args.seeds],
+        "rounds_per_game": args.rounds,
+        "readings": readings,
+        "dice_present": sum(counts.present.values()),
+        "dice_read": counts.read,
+        "missed": dict(counts.missed),
+        "extra": counts.extra,
+        "colour_counts": {f"{t}->{r}": n for (t, r), n in sorted(counts.colour.items())},
+        "pips_counts": counts.pips.tolist(),
+    }
+    model = counts.model(source)
+    args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
+
+
+if __name__ == "__main__":
+    main()

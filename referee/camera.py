@@ -1,0 +1,353 @@
+"""Las Vegas seen from the table: the game's side of the camera interpreter (:mod:`referee.interpret`).
+
+It says what a state's table shows (per zone: 0 the tray, 1-6 the casinos) and which legal events
+may explain a reading:
+
+- a roll: the dice of the player to roll read in the tray (their own colour, and the neutral dice
+  they hold); dice not seen are filled in every way when one or two are missing (their placement or
+  the player's next roll tells which was right), and each die may show the face it is most often
+  misread from (a 4 read as 5 is told by the casino it goes to);
+- a roll with its placement, when the dice are on a casino before the roll was read whole;
+- each legal placement, alone or followed by the next player's roll (a placement not seen);
+- the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
+
+Example:
+    >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
+    >>> from referee.interpret import Interpreter
+    >>> from referee.events import BanknotesDealt
+    >>> deal = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (20_000, 30_000), (10_000, 40_000)))
+    >>> interpreter = Interpreter(LasVegasCamera(), new_game(find_ruleset("las-vegas"), ["red", "blue"]),
+    ...                           deal=lambda state: deal)
+    >>> red = [DieReading(Colour.RED, False, v) for v in (3, 3, 1, 2, 4, 5, 6, 6)]
+    >>> [str(v) for v in interpreter.observe(TableSnapshot(1, 0.1, ((),) * 6, tuple(red)))][1]
+    'red rolls 1 2 3 3 4 5 6 6'
+    >>> placed = ((), (), tuple(red[:2]), (), (), ())
+    >>> [str(v) for v in interpreter.observe(TableSnapshot(2, 0.2, placed, tuple(red[2:])))]
+    ['red places 2 dice showing 3 on casino 3']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import replace
+
+from referee.errors import IllegalEventError
+from referee.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.interpret.decode import Candidate
+from referee.interpret.model import ObservationModel
+from referee.interpret.table import Expected, Reading, Table
+from referee.narrate import describe
+from referee.state import GameState, Phase, apply, legal_placements, place_all
+from referee.table import DieReading, Problem, TableSnapshot, findings
+
+__all__ = ["LasVegasCamera"]
+
+_MAX_FILLED = 2
+"""Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
+_SURE = 0.95
+"""A die read with this confidence or more is not also tried with the face it is most often misread from."""
+_MAX_COMBINATIONS = 64
+"""Neutral pre-roll readings tried at most (dice on the casinos taken as the spare neutral dice)."""
+
+
+class LasVegasCamera:
+    """The Las Vegas :class:`~referee.interpret.decode.Game`; see the module's description.
+
+    Args:
+        model: the observation model whose pip confusions suggest the faces a die may really show.
+    """
+
+    def __init__(self, model: ObservationModel | None = None) -> None:
+        self.model = model or ObservationModel.default()
+        self._tables: dict[tuple[Hashable, DiceRolled | None], Table] = {}
+        self._misread_from = {face: self.model.misread_from(face) for face in range(1, 7)}
+
+    # --- the table ------------------------------------------------------------------------------
+
+    @staticmethod
+    def apply(state: GameState, event: Event) -> GameState:
+        """:func:`referee.state.apply`."""
+        return apply(state, event)
+
+    @staticmethod
+    def reading(snapshot: TableSnapshot) -> Reading:
+        """Zone 0 the tray, 1-6 the casinos."""
+        zones: dict[int, Sequence[DieReading]] = {0: snapshot.tray}
+        zones.update({number: dice for number, dice in enumerate(snapshot.casinos, start=1)})
+        return zones
+
+    def expected(self, state: GameState) -> Table:
+        """The dice on each casino; in the tray the roll to place, or (optional) the last placement's leftovers."""
+        leftovers = _leftovers(state) if state.phase is not Phase.PLACE else None
+        key = (self.key(state), leftovers)
+        table = self._tables.get(key)
+        if table is None:
+            if len(self._tables) > 20_000:
+                self._tables.clear()
+            table = self._tables[key] = _expected(state, leftovers)
+        return table
+
+    @staticmethod
+    def key(state: GameState) -> Hashable:
+        """What the rest of the round depends on: histories that reach the same key have the same future."""
+        return (state.round, state.phase, state.turn, state.casinos, state.held_dice, state.held_biggies,
+                state.held_neutral, state.roll)  # fmt: skip
+
+    @staticmethod
+    def canonical(event: Event) -> Hashable:
+        """A roll with its faces sorted (a camera cannot tell their order)."""
+        if isinstance(event, DiceRolled):
+            return replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
+                           neutral=tuple(sorted(event.neutral)))  # fmt: skip
+        if isinstance(event, NeutralDiceRolled):
+            return replace(event, values=tuple(sorted(event.values)))
+        return event
+
+    describe = staticmethod(describe)
+
+    @staticmethod
+    def forced(state: GameState) -> Event | None:
+        """The settlement, once the last die is placed."""
+        return RoundScored() if state.phase is Phase.SETTLE else None
+
+    @staticmethod
+    def round_over(event: Event) -> bool:
+        """The settlement ends a round: the casinos are cleared before the next deal."""
+        return isinstance(event, RoundScored)
+
+    @staticmethod
+    def cleared(reading: Reading) -> bool:
+        """No dice on any casino."""
+        return not any(dice for zone, dice in reading.items() if zone)
+
+    @staticmethod
+    def needs_deal(state: GameState) -> bool:
+        """Banknotes are dealt at the start of every round."""
+        return state.phase is Phase.DEAL
+
+    # --- the candidates -------------------------------------------------------------------------
+
+    def candidates(self, state: GameState, reading: Reading) -> Iterator[Candidate]:
+        """Legal event sequences that may explain ``reading`` (see the module's description)."""
+        if state.phase is Phase.ROLL:
+            yield from self._rolls(state, reading, with_placements=True)
+        elif state.phase is Phase.PLACE:
+            player, neutral = state.players[state.turn], state.neutral
+            for placement in legal_placements(state):
+                yield Candidate((placement,))
+                shown = Counter(d.colour for d in reading.get(placement.casino, ()))
+                placed_shown = shown[player] + (shown[neutral] if neutral is not None else 0)
+                if placed_shown <= sum(e.colour in (player.value, getattr(neutral, "value", ""))
+                                       for e in self.expected(state).get(placement.casino, ())):  # fmt: skip
+                    continue  # nothing new there: this placement was not made before the reading
+                placed = apply(state, placement)
+                if placed.phase is Phase.ROLL:
+                    for roll in self._rolls(placed, reading, with_placements=False, fill=1):
+                        yield Candidate((placement, *roll.events), roll.cost, roll.note)
+        elif state.phase is Phase.PREROLL:
+            yield from _prerolls(state, reading)
+
+    def _rolls(self, state: GameState, reading: Reading, *, with_placements: bool,
+               fill: int = _MAX_FILLED) -> Iterator[Candidate]:  # fmt: skip
+        """The rolls the tray may show (and with ``with_placements``, a roll placed before it was read whole)."""
+        seat = state.turn
+        player = state.players[seat]
+        neutral = state.neutral
+        held = (state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat])
+        tray = reading.get(0, ())
+        own = _newest([d for d in tray if d.colour is player], held[0] + held[1])
+        mine = _newest([d for d in tray if d.colour is neutral], held[2]) if held[2] else []
+        if own or mine:
+            yield from self._filled(state, own, mine, held, fill, variants=True)
+        if not with_placements:
+            return
+        before = self.expected(state)
+        for number in range(1, len(state.casinos) + 1):
+            was = Counter(e.colour for e in before.get(number, ()))
+            now = Counter(d.colour.value for d in reading.get(number, ()))
+            new_own = max(0, now[player.value] - was[player.value])
+            new_neutral = max(0, now[neutral.value] - was[neutral.value]) if neutral is not None and held[2] else 0
+            if not new_own and not new_neutral:
+                continue
+            there = reading.get(number, ())
+            placed = [replace(d, pips=number) for d in there if d.colour is player][-new_own:] if new_own else []
+            placed_neutral = [replace(d, pips=number) for d in there if d.colour is neutral][-new_neutral:] if (
+                new_neutral) else []  # fmt: skip
+            for candidate in self._filled(state, own + placed, mine + placed_neutral, held, fill, variants=False):
+                try:
+                    rolled = apply(state, candidate.events[0])
+                    placement = place_all(rolled, number)
+                    apply(rolled, placement)
+                except IllegalEventError:
+                    continue
+                yield Candidate((*candidate.events, placement), candidate.cost, candidate.note)
+
+    def _filled(self, state: GameState, own: list[DieReading], mine: list[DieReading], held: tuple[int, int, int],
+                fill: int, *, variants: bool) -> Iterator[Candidate]:  # fmt: skip
+        """The roll of ``own`` and ``mine`` (neutral) dice, the dice not seen filled in (see the module)."""
+        player = state.players[state.turn]
+        normal, biggies, neutral_held = held
+        own = own[: normal + biggies]
+        mine = mine[:neutral_held]
+        big = _biggies(own, biggies, normal + biggies)
+        faces = [d.pips or 1 for d in own]
+        neutral_faces = [d.pips or 1 for d in mine]
+        missing_own = normal + biggies - len(own)
+        missing_neutral = neutral_held - len(mine)
+        missing = missing_own + missing_neutral
+        if missing > fill:  # too many to fill in every way: the face most seen
+            seen = Counter(faces + neutral_faces)
+            face = min(seen, key=lambda f: (-seen[f], f)) if seen else 1
+            fills: Iterator[tuple[int, ...]] = iter([(face,) * missing])
+            note = f"{missing} dice not seen in the tray, taken to show {face}"
+        else:
+            fills = itertools.combinations_with_replacement(range(1, 7), missing)
+            note = f"{missing} {'die' if missing == 1 else 'dice'} not seen in the tray" if missing else ""
+        big_missing = min(biggies - sum(big), missing_own)
+        flags = big + [True] * big_missing + [False] * (missing_own - big_missing)
+        for extra in fills:
+            extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
+            all_faces = faces + extra_own
+            roll = DiceRolled(
+                player,
+                tuple(sorted(f for f, b in zip(all_faces, flags, strict=True) if not b)),
+                tuple(sorted(f for f, b in zip(all_faces, flags, strict=True) if b)),
+                tuple(sorted(neutral_faces + extra_neutral)),
+            )
+            yield Candidate((roll,), 0.0, note + (f" (taken to show {' '.join(map(str, extra))})" if extra and
+                                                   missing <= fill else ""))  # fmt: skip
+            if not variants or missing:
+                continue
+            for i, face in enumerate(all_faces):  # one die misread: the face it is most often misread from
+                if i < len(own) and own[i].confidence >= _SURE:
+                    continue
+                other = list(all_faces)
+                other[i] = self._misread_from[face]
+                yield Candidate((DiceRolled(
+                    player,
+                    tuple(sorted(f for f, b in zip(other, flags, strict=True) if not b)),
+                    tuple(sorted(f for f, b in zip(other, flags, strict=True) if b)),
+                    roll.neutral,
+                ),), 0.0, f"a die read as {face} taken to show {other[i]}")  # fmt: skip
+
+    # --- an alert's reason ----------------------------------------------------------------------
+
+    @staticmethod
+    def diagnose(state: GameState, snapshot: TableSnapshot) -> str:
+        """Why the reading fits no legal move, in a sentence for the table ("" when nothing is clearly wrong)."""
+        problems = findings(snapshot, state)
+        taken = [text for problem, text in problems if problem & Problem.DICE_REMOVED_MID_ROUND]
+        if taken:
+            return "; ".join(taken) + ": put them back"
+        counted = [text for problem, text in problems if problem & Problem.TOO_MANY_DICE_OF_COLOUR]
+        if counted:
+            return "; ".join(counted)
+        if state.phase not in (Phase.ROLL, Phase.PLACE):
+            return ""
+        player = state.players[state.turn]
+        before = TableSnapshot.from_state(state)
+        added = {}
+        for number, (seen, placed) in enumerate(zip(snapshot.casinos, before.casinos, strict=False), start=1):
+            more = Counter(d.colour for d in seen) - Counter(d.colour for d in placed)
+            if more:
+                added[number] = more
+        if state.phase is Phase.ROLL:
+            if added:
+                casinos = ", ".join(str(n) for n in sorted(added))
+                return (f"dice appeared on casino {casinos} before {player} rolled: {player} rolls all their dice "
+                        "in the tray first")  # fmt: skip
+            others = sorted({d.colour.value for d in snapshot.tray if d.colour not in (player, state.neutral)})
+            return f"{' and '.join(others)} dice were rolled, but it is {player}'s turn" if others else ""
+        roll = state.roll
+        assert roll is not None
+        for number, more in sorted(added.items()):
+            if more[player] or (state.neutral is not None and more[state.neutral]):
+                event = DicePlaced(player, number, min(more[player], roll.dice.count(number)),
+                                   max(0, more[player] - roll.dice.count(number)),
+                                   more[state.neutral] if state.neutral is not None else 0)  # fmt: skip
+                try:
+                    apply(state, event)
+                except IllegalEventError as error:
+                    return str(error)
+            strangers = sorted(c.value for c in more if c not in (player, state.neutral))
+            if strangers:
+                return f"{' and '.join(strangers)} dice appeared on casino {number}, but it is {player}'s turn"
+        return ""
+
+
+def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
+    zones: dict[int, list[Expected]] = {}
+    neutral = state.neutral.value if state.neutral is not None else ""
+    names = [player.value for player in state.players]
+    for number, casino in enumerate(state.casinos, start=1):
+        dice = []
+        for player, normal, big in zip(names, casino.dice, casino.biggies, strict=True):
+            dice += [Expected(player, False, number)] * normal + [Expected(player, True, number)] * big
+        dice += [Expected(neutral, False, number)] * casino.neutral
+        if dice:
+            zones[number] = dice
+    roll = state.roll
+    if state.phase is Phase.PLACE and roll is not None:
+        zones[0] = _roll_dice(roll, neutral, optional=False)
+    elif leftovers is not None:
+        zones[0] = _roll_dice(leftovers, neutral, optional=True)
+    return zones
+
+
+def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> list[Expected]:
+    player = roll.player.value
+    return ([Expected(player, False, v, optional) for v in roll.dice]
+            + [Expected(player, True, v, optional) for v in roll.biggies]
+            + [Expected(neutral, False, v, optional) for v in roll.neutral])  # fmt: skip
+
+
+def _leftovers(state: GameState) -> DiceRolled | None:
+    """The dice the last placement left in the tray (the player takes them back), as a roll; None if none."""
+    history = state.history
+    if len(history) < 2 or not isinstance(history[-1], DicePlaced) or not isinstance(history[-2], DiceRolled):
+        return None
+    roll, placed = history[-2], history[-1]
+    value = placed.casino
+    return DiceRolled(
+        roll.player,
+        tuple(v for v in roll.dice if v != value),
+        tuple(v for v in roll.biggies if v != value),
+        tuple(v for v in roll.neutral if v != value),
+    )
+
+
+def _newest(dice: list[DieReading], count: int) -> list[DieReading]:
+    """At most ``count`` of ``dice``, the most recently tracked first kept (older ones are leftovers)."""
+    if len(dice) <= count:
+        return dice
+    return sorted(dice, key=lambda d: -d.track)[:count]
+
+
+def _biggies(own: list[DieReading], biggies: int, total: int) -> list[bool]:
+    """Which of a roll's dice read are Biggys (``total`` held, ``biggies`` of them Biggys).
+
+    As read when that fits; when the whole roll is read and the count is wrong, the largest dice on
+    the table plane (when their sizes are known) are the Biggys. A Biggy not read stays among the dice
+    not seen.
+    """
+    flags = [d.big for d in own]
+    sized = all(d.size_mm > 0 for d in own)
+    if sum(flags) == biggies or (len(own) < total and sum(flags) < biggies) or not sized:
+        if sum(flags) > biggies:  # too many read as Biggys and no sizes: the first ones
+            chosen = [i for i, f in enumerate(flags) if f][:biggies]
+            return [i in chosen for i in range(len(own))]
+        return flags
+    order = sorted(range(len(own)), key=lambda i: -own[i].size_mm)[:biggies]
+    return [i in order for i in range(len(own))]
+
+
+def _prerolls(state: GameState, reading: Reading) -> Iterator[Candidate]:
+    """The spare neutral dice's pre-roll: the casinos' dice (any colour read) taken as those dice."""
+    count = state.ruleset.neutral_preroll_for(len(state.players))
+    dice = [(number, d) for number, ds in reading.items() if number for d in ds]
+    for k, chosen in enumerate(itertools.combinations(dice, count)):
+        if k >= _MAX_COMBINATIONS:
+            return
+        yield Candidate((NeutralDiceRolled(tuple(sorted(number for number, _ in chosen))),))

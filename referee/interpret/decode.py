@@ -1,0 +1,346 @@
+"""The camera interpreter: each settled reading explained by the most likely legal history.
+
+A camera cannot say "red places two 3s"; it reads the table. For each settled reading the
+interpreter asks the game for the legal next events that could explain it (a roll of the dice held,
+each placement, a neutral pre-roll, and short sequences of them when a move was not seen), applies
+them to every history in a small beam, and scores each resulting table by how likely the reading is
+if that table lay there (:class:`~referee.interpret.model.ObservationModel`: misread faces and
+colours, missed dice, dice read twice). Costs add up over the readings, so a die missed in one
+reading and seen in the next, or a roll whose hidden die only its placement reveals, is decided by
+all the evidence, not by one frame.
+
+What it says (:class:`Verdict`):
+
+- ``event``: the events every history within :attr:`Interpreter.margin` nats of the best agree on,
+  once; a later reading that makes another history that much better revises them: the first new
+  event carries ``replaces`` (the first event taken back) and ``undone`` (how many);
+- ``uncertain``: the two best histories disagree on what just happened (said once per pair): the
+  table is asked;
+- ``alert``: even the best legal history explains the reading badly (a move against the rules, or
+  dice taken off): the game's diagnosis of the reading is the reason; nothing changes;
+- ``cleared``: after a settlement, the table was cleared.
+
+The interpreter knows no game: a :class:`Game` supplies its legal moves seen from the table, the
+table a state shows, its diagnosis of a misfit and when a round is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from referee.errors import IllegalEventError
+from referee.interpret.model import ObservationModel
+from referee.interpret.table import Reading, Table, TableCost
+
+__all__ = ["Candidate", "Game", "Interpreter", "Verdict"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the interpreter made of a reading (see the module's description)."""
+
+    kind: str
+    """``event``, ``alert``, ``uncertain`` or ``cleared``."""
+    frame_index: int
+    timestamp_s: float
+    reason: str = ""
+    """For alerts and uncertain readings: a sentence for the table; for an event, what was assumed."""
+    event: Any = None
+    before: Any = field(default=None, repr=False)
+    state: Any = field(default=None, repr=False)
+    replaces: Any = None
+    """For a revision: the first event of the history taken back (``before`` is the state before it)."""
+    undone: int = 0
+    """For a revision: how many events were taken back (the last ``undone`` of the history)."""
+    candidates: tuple[tuple[str, float], ...] = ()
+    """The histories weighed, as (their last events in words, cost above the best in nats)."""
+    text: str = ""
+    """The event in words (set by the interpreter from the game's narration)."""
+
+    def __str__(self) -> str:
+        if self.kind == "event":
+            text = self.text
+            if self.replaces is not None:
+                text += " (read again: an earlier reading taken back)"
+            return f"{text} ({self.reason})" if self.reason else text
+        if self.kind == "cleared":
+            return "the casinos are cleared"
+        return self.reason
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A sequence of events that may explain a reading, with its prior cost (nats)."""
+
+    events: tuple[Any, ...]
+    cost: float = 0.0
+    note: str = ""
+    """What it assumes, said with the event (e.g. "1 die not seen, taken to show 4")."""
+
+
+class Game(Protocol):
+    """What the interpreter needs of a game."""
+
+    def apply(self, state: Any, event: Any) -> Any:
+        """The state after ``event``; raises ``IllegalEventError`` when the rules refuse it."""
+
+    def reading(self, snapshot: Any) -> Reading:
+        """The dice read per zone."""
+
+    def expected(self, state: Any) -> Table:
+        """The dice ``state`` says lie per zone."""
+
+    def candidates(self, state: Any, reading: Reading) -> Iterable[Candidate]:
+        """Legal next event sequences that may explain ``reading``."""
+
+    def key(self, state: Any) -> Hashable:
+        """Two states with the same key have the same future (their histories merge)."""
+
+    def describe(self, event: Any, before: Any) -> str:
+        """The event in words."""
+
+    def forced(self, state: Any) -> Any:
+        """The event the rules make next without a move (a settlement), or None."""
+
+    def round_over(self, event: Any) -> bool:
+        """True for the event that ends a round (the table is then cleared before play goes on)."""
+
+    def cleared(self, reading: Reading) -> bool:
+        """True when the table shows no dice in play (after a round)."""
+
+    def needs_deal(self, state: Any) -> bool:
+        """True when chance must be dealt (banknotes) before anyone moves."""
+
+    def diagnose(self, state: Any, snapshot: Any) -> str:
+        """Why the reading fits no legal move (an alert's reason)."""
+
+    def canonical(self, event: Any) -> Hashable:
+        """The event as a camera can know it (e.g. a roll's faces sorted)."""
+
+
+@dataclass(frozen=True)
+class _History:
+    state: Any
+    events: tuple[Any, ...]
+    """Events since the interpreter's anchor (the last state no history disputes)."""
+    cost: float
+    notes: tuple[str, ...]
+    """Per event, what was assumed."""
+
+
+class Interpreter:
+    """Referees a game from settled readings; see the module's description.
+
+    Args:
+        game: the game's side (:class:`Game`).
+        state: the game so far.
+        deal: called when chance must be dealt (banknotes); without it the interpreter waits for :meth:`apply`.
+        model: the reader's observation model (the shipped one by default).
+        beam: how many histories are kept.
+        margin: nats by which a history must beat every other that disagrees before its events are said.
+        event_cost: the prior cost of each event (a move is less likely than no move between two readings).
+        alert_cost: the cost of one reading, under the best history, above which the reading is an alert
+            (half of it, two readings in a row), when the game finds what is wrong with it.
+    """
+
+    def __init__(self, game: Game, state: Any, deal: Callable[[Any], Any] | None = None,
+                 model: ObservationModel | None = None, *, beam: int = 24, margin: float = 3.0,
+                 event_cost: float = 0.5, alert_cost: float = 14.0) -> None:  # fmt: skip
+        self.game = game
+        self.model = model or ObservationModel.default()
+        self.beam = beam
+        self.margin = margin
+        self.event_cost = event_cost
+        self.alert_cost = alert_cost
+        self._deal = deal
+        self.reset(state)
+
+    # --- the Observer's interface --------------------------------------------------------------
+
+    @property
+    def awaiting_clear(self) -> bool:
+        """True after a round until the table is seen cleared."""
+        return self._awaiting_clear
+
+    def reset(self, state: Any) -> None:
+        """Continues from ``state`` (after a correction): every history but that one is forgotten."""
+        self.state = state
+        self._anchor = state
+        self._histories = [_History(state, (), 0.0, ())]
+        self._said: list[Any] = []
+        """The events said since the anchor."""
+        self._awaiting_clear = False
+        self._spoken: set[tuple[str, str]] = set()
+        self._doubt_before: tuple[str, str] | None = None
+        self._misfits = 0
+        """Readings in a row that the best history explains with about two errors or more."""
+
+    def apply(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
+        """Applies an event that did not come from the camera (a deal entered by hand, a correction).
+
+        Raises:
+            IllegalEventError: when the rules refuse it (nothing changes).
+        """
+        before = self.state
+        after = self.game.apply(before, event)
+        self.reset(after)
+        return Verdict("event", frame_index, timestamp_s, event=event, before=before, state=after,
+                       text=self.game.describe(event, before))  # fmt: skip
+
+    def observe(self, snapshot: Any) -> list[Verdict]:
+        """Judges one settled reading; returns what happened (often nothing)."""
+        frame, time_s = snapshot.frame_index, snapshot.timestamp_s
+        verdicts: list[Verdict] = []
+        reading = self.game.reading(snapshot)
+        if self._awaiting_clear:
+            if not self.game.cleared(reading):
+                return []
+            self._awaiting_clear = False
+            verdicts.append(Verdict("cleared", frame, time_s))
+        if self.game.needs_deal(self.state):
+            if self._deal is None:
+                return verdicts
+            verdicts.append(self.apply(self._deal(self.state), frame, time_s))
+        verdicts += self._decode(snapshot, reading)
+        forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
+        if forced is not None:
+            verdicts.append(self.apply(forced, frame, time_s))
+            self._awaiting_clear = self.game.round_over(forced)
+        return verdicts
+
+    # --- decoding -------------------------------------------------------------------------------
+
+    def _extend(self, history: _History, candidate: Candidate) -> _History | None:
+        state = history.state
+        try:
+            for event in candidate.events:
+                state = self.game.apply(state, event)
+        except IllegalEventError:
+            return None
+        added = (candidate.note, *[""] * (len(candidate.events) - 1)) if candidate.events else ()
+        cost = history.cost + candidate.cost + self.event_cost * len(candidate.events)
+        return _History(state, history.events + candidate.events, cost, history.notes + added)
+
+    def _decode(self, snapshot: Any, reading: Reading) -> list[Verdict]:
+        game = self.game
+        score = TableCost(self.model, reading)
+        merged: dict[Hashable, tuple[_History, float]] = {}
+        for history in self._histories:
+            options = [Candidate(())] if game.forced(history.state) is not None else [
+                Candidate(()), *game.candidates(history.state, reading)]  # fmt: skip
+            for candidate in options:
+                extended = self._extend(history, candidate)
+                if extended is None:
+                    continue
+                here = score(game.expected(extended.state))
+                extended = _History(extended.state, extended.events, extended.cost + here, extended.notes)
+                key = game.key(extended.state)
+                if key not in merged or extended.cost < merged[key][0].cost:
+                    merged[key] = (extended, here)
+        ranked = sorted(merged.values(), key=lambda pair: pair[0].cost)
+        if not ranked:  # no history survives (cannot happen: staying put is always legal)
+            return []
+        best_cost = ranked[0][0].cost
+        ranked = [(_History(h.state, h.events, h.cost - best_cost, h.notes), c) for h, c in ranked[: self.beam]]
+        self._histories = [h for h, _ in ranked]
+        best_here = ranked[0][1]
+        self._misfits = self._misfits + 1 if best_here > self.alert_cost / 2 else 0
+        said = self._say(snapshot)
+        if (best_here > self.alert_cost or self._misfits >= 2) and not any(v.kind == "event" for v in said):
+            reason = game.diagnose(self.state, snapshot)
+            if reason:
+                return self._once("alert", reason, snapshot)
+        return said
+
+    def _say(self, snapshot: Any) -> list[Verdict]:
+        """Says the events every history within the margin agrees on (or revises what was said)."""
+        game = self.game
+        close = [h for h in self._histories if h.cost <= self.margin]
+        sure = list(close[0].events)
+        for history in close[1:]:
+            n = 0
+            while n < min(len(sure), len(history.events)) and game.canonical(sure[n]) == game.canonical(
+                history.events[n]
+            ):
+                n += 1
+            del sure[n:]
+        said = self._said
+        agree = 0
+        while agree < min(len(sure), len(said)) and game.canonical(sure[agree]) == game.canonical(said[agree]):
+            agree += 1
+        verdicts: list[Verdict] = []
+        if agree < len(said):  # another history is now sure: take back what was said after it parted
+            if len(sure) <= agree:
+                return self._unsure(snapshot)
+            undone = len(said) - agree
+        else:
+            undone = 0
+        if len(sure) == agree:
+            return self._unsure(snapshot) if len(close) > 1 else []
+        best = close[0]
+        state = self._anchor
+        for event in best.events[:agree]:
+            state = game.apply(state, event)
+        weighed = tuple((self._words(h, agree), round(h.cost, 2)) for h in self._histories[:4])
+        first_replaced = said[agree] if undone else None
+        for k, event in enumerate(best.events[agree : len(sure)], start=agree):
+            before, state = state, game.apply(state, event)
+            verdicts.append(Verdict("event", snapshot.frame_index, snapshot.timestamp_s, reason=best.notes[k],
+                                    event=event, before=before, state=state, text=game.describe(event, before),
+                                    replaces=first_replaced if k == agree else None,
+                                    undone=undone if k == agree else 0, candidates=weighed))  # fmt: skip
+        self._said = list(best.events[: len(sure)])
+        self.state = state
+        self._spoken.clear()
+        self._commit()
+        return verdicts
+
+    def _commit(self) -> None:
+        """Moves the anchor past the events all histories share (nothing can take them back any more)."""
+        game = self.game
+        shared = len(self._said)
+        for history in self._histories:
+            n = 0
+            while n < min(shared, len(history.events)) and game.canonical(history.events[n]) == game.canonical(
+                self._said[n]
+            ):
+                n += 1
+            shared = n
+        if not shared:
+            return
+        for event in self._said[:shared]:
+            self._anchor = game.apply(self._anchor, event)
+        self._said = self._said[shared:]
+        self._histories = [_History(h.state, h.events[shared:], h.cost, h.notes[shared:]) for h in self._histories]
+
+    def _words(self, history: _History, since: int) -> str:
+        state = self._anchor
+        words = []
+        for k, event in enumerate(history.events):
+            if k >= since:
+                words.append(self.game.describe(event, state))
+            state = self.game.apply(state, event)
+        return "; ".join(words) or "nothing new"
+
+    def _unsure(self, snapshot: Any) -> list[Verdict]:
+        """The two best histories disagree: asked once per pair."""
+        first, second = self._histories[0], self._histories[1] if len(self._histories) > 1 else None
+        if second is None:
+            return []
+        since = len(self._said)
+        a, b = self._words(first, since), self._words(second, since)
+        pair = (a, b)
+        if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading
+            self._doubt_before = pair
+            return []
+        return self._once("uncertain", f"is it {a}, or {b}?", snapshot)
+
+    def _once(self, kind: str, reason: str, snapshot: Any) -> list[Verdict]:
+        """A verdict, said once while nothing changes (the table is read many times a second)."""
+        if (kind, reason) in self._spoken:
+            return []
+        self._spoken.add((kind, reason))
+        weighed = tuple((self._words(h, len(self._said)), round(h.cost, 2)) for h in self._histories[:4])
+        return [Verdict(kind, snapshot.frame_index, snapshot.timestamp_s, reason=reason, candidates=weighed)]

@@ -1,0 +1,156 @@
+"""The observation model: how likely the reader's reading of a die is, given the die that lies there.
+
+Measured from the shipped reader on rendered games it was not trained or benchmarked on
+(``python -m models.observation``) and shipped beside the weights as ``models/observation.json``; the
+interpreter, the benchmarks and the model card use the same numbers. What it holds:
+
+- ``pips``: P(read face | true face), a 6x6 table (rows: the true face);
+- ``colour``: P(read colour | true colour) for the colours measured; a pair never seen confused
+  gets ``colour_floor``;
+- ``biggy``: P(read Biggy | true Biggy) and P(read Biggy | normal die);
+- ``miss``: P(a die lying there is not read), in the tray and on casinos by how crowded they are;
+- ``extra``: P(a die read that is not there) per zone reading (a die read twice in a crowd, a stray box).
+
+Costs are negative log-likelihoods (nats): the interpreter adds them up and prefers the table
+that costs least.
+
+Example:
+    >>> model = ObservationModel.default()
+    >>> model.die_cost("red", False, 3, "red", False, 3) < model.die_cost("red", False, 3, "blue", False, 3)
+    True
+    >>> round(model.miss_cost(0, "tray"), 2) == round(-math.log(model.miss_tray), 2)
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ObservationModel"]
+
+
+def _log(p: float) -> float:
+    return -math.log(max(p, 1e-12))
+
+
+@dataclass(frozen=True)
+class ObservationModel:
+    """The reader's error rates; see the module's description."""
+
+    pips: tuple[tuple[float, ...], ...]
+    """P(read face j+1 | true face i+1), rows summing to 1."""
+    colour: Mapping[str, Mapping[str, float]]
+    """P(read colour | true colour), for the true colours measured."""
+    colour_floor: float
+    """P(read this other colour | true colour) for a pair never seen confused."""
+    biggy_hit: float
+    """P(read as a Biggy | a Biggy)."""
+    biggy_false: float
+    """P(read as a Biggy | a normal die)."""
+    miss_tray: float
+    """P(a die in the tray is not read)."""
+    miss_casino: tuple[float, ...]
+    """P(a die on a casino is not read), by crowd: index k for casinos holding 4k to 4k+3 dice (last: more)."""
+    extra: float
+    """P(one die read that is not there), per die read."""
+    source: Mapping[str, Any] = field(default_factory=dict)
+    """How and on what it was measured."""
+    _memo: dict[tuple[str, bool, int, str, bool, int], float] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def default(cls) -> ObservationModel:
+        """The shipped model (``models/observation.json``), or a generic one where none is shipped."""
+        path = Path(__file__).resolve().parents[2] / "models" / "observation.json"
+        if path.is_file():
+            return cls.load(path)
+        return cls.generic()
+
+    @classmethod
+    def generic(cls) -> ObservationModel:
+        """Round numbers for a reader never measured: 2 % of faces and 1 % of colours misread, 3 % missed."""
+        pips = tuple(tuple(0.98 if i == j else 0.004 for j in range(6)) for i in range(6))
+        return cls(pips, {}, 0.002, 0.95, 0.02, 0.03, (0.02, 0.04, 0.08), 0.01, {"measured": False})
+
+    @classmethod
+    def load(cls, path: Path) -> ObservationModel:
+        """Reads a model written by :meth:`to_json`.
+
+        Raises:
+            ValueError: for a file that is not such a model (named in the message).
+        """
+        try:
+            return cls.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path} is not an observation model: {error}") from None
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> ObservationModel:
+        """The model from its JSON object."""
+        pips = tuple(tuple(float(p) for p in row) for row in obj["pips"])
+        if len(pips) != 6 or any(len(row) != 6 for row in pips):
+            raise ValueError("pips must be a 6x6 table")
+        colour = {str(t): {str(r): float(p) for r, p in row.items()} for t, row in obj["colour"].items()}
+        return cls(pips, colour, float(obj["colour_floor"]), float(obj["biggy_hit"]), float(obj["biggy_false"]),
+                   float(obj["miss_tray"]), tuple(float(p) for p in obj["miss_casino"]), float(obj["extra"]),
+                   dict(obj.get("source", {})))  # fmt: skip
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object :meth:`from_json` reads."""
+        return {
+            "pips": [[round(p, 5) for p in row] for row in self.pips],
+            "colour": {t: {r: round(p, 5) for r, p in row.items()} for t, row in self.colour.items()},
+            "colour_floor": self.colour_floor,
+            "biggy_hit": round(self.biggy_hit, 5),
+            "biggy_false": round(self.biggy_false, 5),
+            "miss_tray": round(self.miss_tray, 5),
+            "miss_casino": [round(p, 5) for p in self.miss_casino],
+            "extra": round(self.extra, 5),
+            "source": dict(self.source),
+        }
+
+    # --- costs (nats) ---------------------------------------------------------------------------
+
+    def colour_p(self, true: str, read: str) -> float:
+        """P(read colour | true colour)."""
+        row = self.colour.get(true)
+        if row is None:
+            return 1 - 5 * self.colour_floor if read == true else self.colour_floor
+        return row.get(read, 1 - 5 * self.colour_floor if read == true else self.colour_floor)
+
+    def die_cost(self, true_colour: str, true_big: bool, true_pips: int, colour: str, big: bool, pips: int) -> float:
+        """The cost of reading (colour, big, pips) where a die (true_colour, true_big, true_pips) lies.
+
+        ``true_pips`` 0 means any face (a die whose face the game does not fix); ``pips`` 0 an unreadable face.
+        """
+        key = (true_colour, true_big, true_pips, colour, big, pips)
+        cost = self._memo.get(key)
+        if cost is None:
+            cost = self._memo[key] = self._die_cost(*key)
+        return cost
+
+    def _die_cost(self, true_colour: str, true_big: bool, true_pips: int, colour: str, big: bool, pips: int) -> float:
+        cost = _log(self.colour_p(true_colour, colour))
+        if true_pips and pips:
+            cost += _log(self.pips[true_pips - 1][pips - 1])
+        p_big = self.biggy_hit if true_big else self.biggy_false
+        return cost + _log(p_big if big else 1 - p_big)
+
+    def miss_cost(self, crowd: int, zone: str) -> float:
+        """The cost of not reading a die that lies in ``zone`` ("tray" or "casino") among ``crowd`` dice."""
+        if zone == "tray":
+            return _log(self.miss_tray)
+        bins = self.miss_casino
+        return _log(bins[min(crowd // 4, len(bins) - 1)])
+
+    def extra_cost(self) -> float:
+        """The cost of a die read that is not there."""
+        return _log(self.extra)
+
+    def misread_from(self, face: int) -> int:
+        """The true face a die read as ``face`` most often shows, other than ``face`` itself."""
+        return max((t for t in range(1, 7) if t != face), key=lambda t: self.pips[t - 1][face - 1])

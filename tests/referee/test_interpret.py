@@ -1,0 +1,171 @@
+"""The camera interpreter: readings explained by the most likely legal history.
+
+Whole simulated games are fed moment by moment as the camera would read them, with the misreadings
+traced in rendered benchmark games done to them (a die read in another colour, a die hidden, a die read
+twice, a move not seen, a die missed in a roll); the game the interpreter refereed must be the true one.
+"""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from referee import Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
+from referee.camera import LasVegasCamera
+from referee.interpret import Interpreter, ObservationModel
+from referee.interpret.table import Expected, zone_cost
+from referee.observe import canonical_history, virtual_deal
+from referee.simulate import Dealer, default_players, table_moments
+from referee.table import DieReading, TableSnapshot
+
+MODEL = ObservationModel.default()
+
+
+def watch(rules_name, players, seed, corrupt=None, pick_up=True):
+    """Feeds a simulated game's moments (``corrupt(k, moment, snapshot)`` may change or drop them)."""
+    rules = find_ruleset(rules_name)
+    interpreter = Interpreter(LasVegasCamera(MODEL), new_game(rules, players),
+                              deal=virtual_deal(Dealer(rules, random.Random(seed))), model=MODEL)  # fmt: skip
+    verdicts, truth = [], None
+    for k, moment in enumerate(table_moments(rules, players, seed, pick_up=pick_up)):
+        snapshot = corrupt(k, moment, moment.snapshot) if corrupt else moment.snapshot
+        if snapshot is not None:
+            verdicts += interpreter.observe(snapshot)
+        truth = moment.state
+    return interpreter, verdicts, truth
+
+
+def same_game(interpreter, truth):
+    return canonical_history(interpreter.state.history) == canonical_history(truth.history)
+
+
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"),
+    [("las-vegas", 2, 1), ("las-vegas", 4, 2), ("las-vegas+neutral", 3, 3), ("las-vegas+neutral+biggy", 5, 4),
+     ("las-vegas+biggy", 2, 5), ("las-vegas+neutral", 2, 6), ("las-vegas+six-players", 6, 7)],
+)  # fmt: skip
+def test_a_whole_game_read_right_is_refereed_exactly(rules_name, players, seed):
+    interpreter, verdicts, truth = watch(rules_name, default_players(players), seed)
+    assert [v.reason for v in verdicts if v.kind in ("alert", "uncertain")] == []
+    assert same_game(interpreter, truth) and interpreter.state.phase is Phase.OVER
+    assert [v.kind for v in verdicts].count("cleared") == truth.ruleset.rounds
+
+
+def test_leftovers_still_in_the_tray_when_the_next_roll_lands():
+    interpreter, _, truth = watch("las-vegas", default_players(2), 10, pick_up=False)
+    assert same_game(interpreter, truth)
+
+
+def _dice(snapshot):
+    return [(zone, i) for zone, dice in enumerate((snapshot.tray, *snapshot.casinos)) for i in range(len(dice))]
+
+
+def _with_zone(snapshot, zone, dice):
+    if zone == 0:
+        return replace(snapshot, tray=tuple(dice))
+    casinos = list(snapshot.casinos)
+    casinos[zone - 1] = tuple(dice)
+    return replace(snapshot, casinos=tuple(casinos))
+
+
+def _zone(snapshot, zone):
+    return list(snapshot.tray if zone == 0 else snapshot.casinos[zone - 1])
+
+
+def corrupt_one_die_per_move(kind, seed, every=3):
+    """Every ``every``-th roll or placement moment, one die misread as ``kind`` says (seeded)."""
+    rng = random.Random(seed)
+
+    def corrupt(k, moment, snapshot):
+        if moment.what not in ("rolled", "placed") or k % every:
+            return snapshot
+        if kind == "unseen":  # the move not seen at all: its reading never comes
+            return None if moment.what == "placed" else snapshot
+        zones = [z for z in range(7) if _zone(snapshot, z) and (kind != "colour" or z == 0)]
+        if not zones:
+            return snapshot
+        zone = rng.choice(zones)
+        dice = _zone(snapshot, zone)
+        i = rng.randrange(len(dice))
+        if kind == "colour":  # read in another player's colour
+            others = [c for c in moment.state.players if c is not dice[i].colour]
+            dice[i] = replace(dice[i], colour=rng.choice(others))
+        elif kind == "hidden":
+            del dice[i]
+        elif kind == "twice":
+            dice.append(replace(dice[i], track=-1))
+        return _with_zone(snapshot, zone, dice)
+
+    return corrupt
+
+
+@pytest.mark.parametrize("kind", ["colour", "hidden", "twice", "unseen"])
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"),
+    [("las-vegas", 4, 21), ("las-vegas+neutral", 3, 22), ("las-vegas+neutral+biggy", 4, 23), ("las-vegas", 5, 24)],
+)  # fmt: skip
+def test_a_misreading_of_each_kind_does_not_change_the_game(kind, rules_name, players, seed):
+    interpreter, verdicts, truth = watch(rules_name, default_players(players), seed,
+                                         corrupt_one_die_per_move(kind, seed))  # fmt: skip
+    assert same_game(interpreter, truth), [str(v) for v in verdicts if v.kind != "event"]
+
+
+def test_a_die_missed_in_the_roll_is_told_by_the_dice_the_player_holds_later():
+    """A black-and-white table (traced): two of white's three 1s unseen in the tray, one of them on casino 1."""
+    rules = find_ruleset("las-vegas")
+    players = ["black", "white"]
+    moments = list(table_moments(rules, players, 31))
+    first_white = next(k for k, m in enumerate(moments) if m.what == "rolled" and m.event.player is Colour.WHITE)
+
+    def corrupt(k, moment, snapshot):
+        if k == first_white:  # only the roll's first die is seen
+            return replace(snapshot, tray=snapshot.tray[:1] + snapshot.tray[3:])
+        return snapshot
+
+    interpreter, _verdicts, truth = watch("las-vegas", players, 31, corrupt)
+    assert same_game(interpreter, truth)
+
+
+def test_an_illegal_placement_is_an_alert_with_the_rule_and_changes_nothing():
+    rules = find_ruleset("las-vegas")
+    interpreter = Interpreter(LasVegasCamera(MODEL), new_game(rules, ["red", "blue"]),
+                              deal=virtual_deal(Dealer(rules, random.Random(1))), model=MODEL)  # fmt: skip
+    red = [DieReading(Colour.RED, False, v) for v in (3, 3, 1, 2, 4, 5, 6, 6)]
+    interpreter.observe(TableSnapshot(1, 0.1, ((),) * 6, tuple(red)))
+    assert isinstance(interpreter.state.history[-1], DiceRolled)
+    before = interpreter.state
+    # one 3 put on casino 3, the other left in the tray
+    verdicts = interpreter.observe(TableSnapshot(2, 0.2, ((), (), (red[0],), (), (), ()), tuple(red[1:])))
+    verdicts += interpreter.observe(TableSnapshot(3, 0.3, ((), (), (red[0],), (), (), ()), tuple(red[1:])))
+    assert [v.kind for v in verdicts] == ["alert"]
+    assert "all dice of the chosen value must be placed" in verdicts[0].reason
+    assert interpreter.state is before and verdicts[0].candidates
+
+
+def test_a_reading_costs_least_against_the_table_that_lies_there():
+    red3 = [Expected("red", False, 3)] * 2
+    read = [DieReading(Colour.RED, False, 3)] * 2
+    assert zone_cost(MODEL, 3, red3, read) < zone_cost(MODEL, 3, red3, read[:1]) < zone_cost(MODEL, 3, red3, [])
+    assert zone_cost(MODEL, 3, red3, read) < zone_cost(MODEL, 3, red3, [*read, read[0]])
+    blue = [DieReading(Colour.BLUE, False, 3)] * 2
+    assert zone_cost(MODEL, 3, red3, read) < zone_cost(MODEL, 3, red3, blue)
+    optional = [Expected("red", False, 3, optional=True)]
+    assert zone_cost(MODEL, 0, optional, []) == 0
+
+
+def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):
+    assert MODEL.source.get("measured") is True
+    path = tmp_path / "model.json"
+    import json
+
+    path.write_text(json.dumps(MODEL.to_json()))
+    assert ObservationModel.load(path).to_json() == MODEL.to_json()
+    path.write_text("{}")
+    with pytest.raises(ValueError, match="is not an observation model"):
+        ObservationModel.load(path)
+
+
+def test_events_said_carry_the_candidates_weighed():
+    _interpreter, verdicts, _ = watch("las-vegas", default_players(3), 41)
+    placed = [v for v in verdicts if isinstance(v.event, DicePlaced)]
+    assert placed and all(v.candidates and v.candidates[0][1] == 0 for v in placed)

@@ -128,6 +128,8 @@ class _History:
     cost: float
     notes: tuple[str, ...]
     """Per event, what was assumed."""
+    table: Any = None
+    """The table this history said lay there at the last reading."""
 
 
 class Interpreter:
@@ -169,6 +171,7 @@ class Interpreter:
         self.state = state
         self._anchor = state
         self._histories = [_History(state, (), 0.0, ())]
+        self._last_signature: dict[int, tuple[Any, ...]] = {}
         self._said: list[Any] = []
         """The events said since the anchor."""
         self._awaiting_clear = False
@@ -221,11 +224,14 @@ class Interpreter:
             return None
         added = (candidate.note, *[""] * (len(candidate.events) - 1)) if candidate.events else ()
         cost = history.cost + candidate.cost + self.event_cost * len(candidate.events)
-        return _History(state, history.events + candidate.events, cost, history.notes + added)
+        return _History(state, history.events + candidate.events, cost, history.notes + added, history.table)
 
     def _decode(self, snapshot: Any, reading: Reading) -> list[Verdict]:
         game = self.game
         score = TableCost(self.model, reading)
+        last = self._last_signature
+        unchanged = frozenset(z for z in {*last, *score.signature} if last.get(z) == score.signature.get(z))
+        self._last_signature = score.signature
         merged: dict[Hashable, tuple[_History, float]] = {}
         for history in self._histories:
             options = [Candidate(())] if game.forced(history.state) is not None else [
@@ -234,18 +240,29 @@ class Interpreter:
                 extended = self._extend(history, candidate)
                 if extended is None:
                     continue
-                here = score(game.expected(extended.state))
-                extended = _History(extended.state, extended.events, extended.cost + here, extended.notes)
+                table = game.expected(extended.state)
+                here = score(table, history.table, unchanged)
+                extended = _History(extended.state, extended.events, extended.cost + here, extended.notes, table)
                 key = game.key(extended.state)
                 if key not in merged or extended.cost < merged[key][0].cost:
                     merged[key] = (extended, here)
         ranked = sorted(merged.values(), key=lambda pair: pair[0].cost)
         if not ranked:  # no history survives (cannot happen: staying put is always legal)
             return []
+        if game.cleared(reading) and any(zone for zone in game.expected(self.state)):
+            # The table was cleared: the round is over. Of the histories whose round is over, the one
+            # the readings before this one liked best is what happened (this reading tells none apart).
+            over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
+            if over:
+                history = min(over, key=lambda pair: pair[0])[1]
+                self._histories = [_History(history.state, history.events, 0.0, history.notes, history.table)]
+                return self._say(snapshot)
         best_cost = ranked[0][0].cost
-        ranked = [(_History(h.state, h.events, h.cost - best_cost, h.notes), c) for h, c in ranked[: self.beam]]
+        ranked = [
+            (_History(h.state, h.events, h.cost - best_cost, h.notes, h.table), c) for h, c in ranked[: self.beam]
+        ]
         self._histories = [h for h, _ in ranked]
-        best_here = ranked[0][1]
+        best_here = score(self._histories[0].table)  # the whole reading, zones read as before included
         self._misfits = self._misfits + 1 if best_here > self.alert_cost / 2 else 0
         said = self._say(snapshot)
         if (best_here > self.alert_cost or self._misfits >= 2) and not any(v.kind == "event" for v in said):
@@ -313,7 +330,8 @@ class Interpreter:
         for event in self._said[:shared]:
             self._anchor = game.apply(self._anchor, event)
         self._said = self._said[shared:]
-        self._histories = [_History(h.state, h.events[shared:], h.cost, h.notes[shared:]) for h in self._histories]
+        self._histories = [_History(h.state, h.events[shared:], h.cost, h.notes[shared:], h.table)
+                           for h in self._histories]  # fmt: skip
 
     def _words(self, history: _History, since: int) -> str:
         state = self._anchor
@@ -330,6 +348,9 @@ class Interpreter:
         if second is None:
             return []
         since = len(self._said)
+        while (since < min(len(first.events), len(second.events))
+               and self.game.canonical(first.events[since]) == self.game.canonical(second.events[since])):  # fmt: skip
+            since += 1
         a, b = self._words(first, since), self._words(second, since)
         pair = (a, b)
         if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading

@@ -3,8 +3,8 @@
 A game describes its table as zones (0 the rolling area, 1.. its casinos or fields) of
 :class:`Expected` dice; a reading gives per zone the dice read. Each read die is matched to at most one
 expected die (cheapest pairs first, while a pair costs less than leaving both unexplained); what stays
-unmatched costs a miss (an expected die not read; nothing for an ``optional`` one, such as dice a
-player may already have taken back) or an extra (a die read that is not there).
+unmatched costs a miss (an expected die not read; :data:`GONE_COST` for an ``optional`` one, such as
+dice a player may already have taken back) or an extra (a die read that is not there).
 """
 
 from __future__ import annotations
@@ -28,8 +28,11 @@ class Expected:
     pips: int
     """Its face (0: any)."""
     optional: bool = False
-    """It may be gone without cost (dice a player takes back)."""
+    """It may be gone (dice a player takes back): not reading it costs :data:`GONE_COST`, not a miss."""
 
+
+GONE_COST = 0.7
+"""The cost of not reading an optional die: as likely gone as still there (-log 0.5)."""
 
 Table = Mapping[int, Sequence[Expected]]
 """Expected dice per zone."""
@@ -58,11 +61,11 @@ def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected],
     miss = model.miss_cost(len(expected), kind)
     extra = model.extra_cost()
     if not read:
-        return miss * sum(not e.optional for e in expected)
+        return sum(GONE_COST if e.optional else miss for e in expected)
     pairs = []
     die_cost = model.die_cost
     for i, e in enumerate(expected):
-        leave = (0.0 if e.optional else miss) + extra
+        leave = (GONE_COST if e.optional else miss) + extra
         for j, (colour, big, pips) in enumerate(read):
             cost = die_cost(e.colour, e.big, e.pips, colour, big, pips)
             if cost < leave:
@@ -77,7 +80,7 @@ def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected],
         used_e.add(i)
         used_r.add(j)
         total += cost
-    total += miss * sum(1 for i, e in enumerate(expected) if i not in used_e and not e.optional)
+    total += sum(GONE_COST if e.optional else miss for i, e in enumerate(expected) if i not in used_e)
     return total + extra * (len(read) - len(used_r))
 
 
@@ -87,13 +90,22 @@ class TableCost:
     def __init__(self, model: ObservationModel, reading: Reading) -> None:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
+        self.signature = {zone: tuple(sorted(dice)) for zone, dice in self.reading.items() if dice}
+        """Per zone with dice, what was read there (to tell which zones read as before)."""
         self._cache: dict[tuple[int, tuple[Expected, ...]], float] = {}
 
-    def __call__(self, table: Table) -> float:
-        """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty)."""
+    def __call__(self, table: Table, before: Table | None = None, unchanged: frozenset[int] = frozenset()) -> float:
+        """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty).
+
+        A zone in ``unchanged`` (read as in the reading before) where ``table`` holds what ``before``
+        (the table of the reading before) held brings no new evidence: it costs nothing (a die hidden
+        in a crowd stays hidden while nothing moves there, and is counted once, not at every reading).
+        """
         total = 0.0
         for zone in {*table, *self.reading}:
             expected = tuple(table.get(zone, ()))
+            if zone in unchanged and before is not None and expected == tuple(before.get(zone, ())):
+                continue
             key = (zone, expected)
             cost = self._cache.get(key)
             if cost is None:

@@ -150,7 +150,7 @@ def test_a_reading_costs_least_against_the_table_that_lies_there():
     blue = [DieReading(Colour.BLUE, False, 3)] * 2
     assert zone_cost(MODEL, 3, red3, read) < zone_cost(MODEL, 3, red3, blue)
     optional = [Expected("red", False, 3, optional=True)]
-    assert zone_cost(MODEL, 0, optional, []) == 0
+    assert zone_cost(MODEL, 0, optional, []) < zone_cost(MODEL, 0, red3[:1], [])  # a leftover may be gone
 
 
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):

@@ -344,10 +344,18 @@ def _biggies(own: list[DieReading], biggies: int, total: int) -> list[bool]:
 
 
 def _prerolls(state: GameState, reading: Reading) -> Iterator[Candidate]:
-    """The spare neutral dice's pre-roll: the casinos' dice (any colour read) taken as those dice."""
+    """The spare neutral dice's pre-roll: the casinos' dice (any colour read) taken as those dice.
+
+    Dice of it not read (missed on their casino) are filled in with every face, as a roll's are.
+    """
     count = state.ruleset.neutral_preroll_for(len(state.players))
-    dice = [(number, d) for number, ds in reading.items() if number for d in ds]
-    for k, chosen in enumerate(itertools.combinations(dice, count)):
-        if k >= _MAX_COMBINATIONS:
-            return
-        yield Candidate((NeutralDiceRolled(tuple(sorted(number for number, _ in chosen))),))
+    dice = [number for number, ds in reading.items() if number for _ in ds]
+    tried = 0
+    for seen in range(min(count, len(dice)), max(0, count - _MAX_FILLED) - 1, -1):
+        for chosen in sorted(set(itertools.combinations(sorted(dice), seen))):
+            for filled in itertools.combinations_with_replacement(range(1, 7), count - seen):
+                tried += 1
+                if tried > _MAX_COMBINATIONS:
+                    return
+                note = f"{count - seen} not seen, taken to show {' '.join(map(str, filled))}" if filled else ""
+                yield Candidate((NeutralDiceRolled(tuple(sorted(chosen + filled))),), 0.0, note)

@@ -230,7 +230,7 @@ class Interpreter:
         game = self.game
         score = TableCost(self.model, reading)
         last = self._last_signature
-        unchanged = frozenset(z for z in {*last, *score.signature} if last.get(z) == score.signature.get(z))
+        unchanged = frozenset(z for z in {*reading, *last} if last.get(z) == score.signature.get(z))
         self._last_signature = score.signature
         merged: dict[Hashable, tuple[_History, float]] = {}
         for history in self._histories:

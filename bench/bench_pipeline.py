@@ -23,12 +23,10 @@ import time
 from pathlib import Path
 
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
-from referee.camera import LasVegasCamera
-from referee.interpret import Interpreter
 from referee.jsonio import payout_to_json, state_table_json
 from referee.observe import Observer, seeded_deal
 from referee.state import preview
-from vision.pipeline import TablePipeline
+from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
 CONFIGURATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -53,15 +51,12 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     rules = game.ruleset
     initial = new_game(rules, game.players)
     if referee == "interpreter":
-        observer = Interpreter(LasVegasCamera(), initial, deal=seeded_deal(initial, seed))
+        observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     else:
         observer = Observer(initial, deal=seeded_deal(initial, seed))
-    showing = [0]
     read_seconds = [0.0]
     if reader_name == "truth":
-
-        def reader(image):
-            return game.truth(showing[0])
+        reader = game.truth_reader()
     else:
         from vision.detect import MODELS, DiceDetector
 
@@ -81,7 +76,6 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     settled: list[GameState | None] = []
     complaints = 0
     for frame in game.frames():
-        showing[0] = frame.index
         started = time.perf_counter()
         report = pipeline.process(frame)
         seconds += time.perf_counter() - started

@@ -14,11 +14,9 @@ import argparse
 from pathlib import Path
 
 from referee import new_game
-from referee.camera import LasVegasCamera
-from referee.interpret import Interpreter
 from referee.observe import Observer, seeded_deal
 from vision.detect import MODELS, DiceDetector
-from vision.pipeline import TablePipeline
+from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
 
@@ -37,11 +35,10 @@ def main() -> None:
     game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
     if args.referee == "interpreter":
-        observer = Interpreter(LasVegasCamera(), initial, deal=seeded_deal(initial, args.seed))
+        observer = camera_referee(initial, deal=seeded_deal(initial, args.seed))
     else:
         observer = Observer(initial, deal=seeded_deal(initial, args.seed))
-    showing = [0]
-    detector = (lambda image: game.truth(showing[0])) if args.reader == "truth" else DiceDetector(
+    detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
         args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
     pipeline = TablePipeline(detector, observer)
     moment = None
@@ -50,7 +47,6 @@ def main() -> None:
         if span.moment is not moment:
             moment = span.moment
             print(f"--- frame {frame.index}: truth {moment.what} {moment.event or ''}")
-        showing[0] = frame.index
         report = pipeline.process(frame)
         for verdict in report.verdicts:
             print(f"  {frame.index} {verdict.kind}: {verdict}")

@@ -297,13 +297,13 @@ def run_watch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.errors import RefereeError
-    from referee.observe import Observer, seeded_deal
+    from referee.observe import seeded_deal
     from referee.record import event_to_json, record_lines
     from referee.rules import find_ruleset
     from referee.state import new_game
     from vision.capture import CaptureError, FrameSource, open_source
     from vision.detect import MODELS, DiceDetector, ModelError
-    from vision.pipeline import TablePipeline, report_lines
+    from vision.pipeline import referee_pipeline, report_lines
     from vision.zones import CalibrationError, load_calibration
 
     def fail(message: str) -> int:
@@ -314,7 +314,6 @@ def run_watch(args: argparse.Namespace) -> int:
         return fail("--reader truth reads the built-in game's own labels: it needs the source 'builtin'")
     game = None
     source: FrameSource
-    showing = [0]  # the built-in game's frame being read, for --reader truth
     try:
         if args.source == "builtin":
             from vision.synth.game import RenderedGame
@@ -338,15 +337,14 @@ def run_watch(args: argparse.Namespace) -> int:
     except (RefereeError, CaptureError, CalibrationError, ValueError) as error:
         return fail(str(error))
     if game is not None and args.reader == "truth":
-        reader = lambda image: game.truth(showing[0])  # noqa: E731
+        reader = game.truth_reader()
     else:
         try:
             models = MODELS if args.models is None else Path(args.models)
             reader = DiceDetector(models / "dice_detector", models / "die_reader")
         except ModelError as error:
             return fail(str(error))
-    observer = Observer(state, deal=seeded_deal(state, seed))
-    pipeline = TablePipeline(reader, observer, calibration=calibration)
+    pipeline = referee_pipeline(reader, state, seeded_deal(state, seed), calibration=calibration)
     record: TextIO | None = None
     if args.record:
         try:
@@ -358,13 +356,12 @@ def run_watch(args: argparse.Namespace) -> int:
     last: list[Any] = []
     try:
         for frame in source.frames():
-            showing[0] = frame.index
             report = pipeline.process(frame)
             if report.calibration is None and frame.index % 300 == 30:
                 print("dice-referee watch: no calibration yet: put the play mat in view (dice-referee mat) or "
                       "pass --calibration FILE (dice-referee calibrate)", file=sys.stderr)  # fmt: skip
             for verdict in report.verdicts:
-                if record is not None and verdict.replaces is not None:  # a roll read again: rewrite the record
+                if record is not None and verdict.replaces is not None:  # a history read again: rewrite the record
                     record.close()
                     record = _rewrite_record(args.record, pipeline.observer.state)
                 elif record is not None and verdict.kind == "event" and verdict.event is not None:

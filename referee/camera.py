@@ -46,8 +46,6 @@ __all__ = ["LasVegasCamera"]
 
 _MAX_FILLED = 2
 """Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
-_SURE = 0.95
-"""A die read with this confidence or more is not also tried with the face it is most often misread from."""
 _MAX_COMBINATIONS = 64
 """Neutral pre-roll readings tried at most (dice on the casinos taken as the spare neutral dice)."""
 
@@ -220,17 +218,20 @@ class LasVegasCamera:
                                                    missing <= fill else ""))  # fmt: skip
             if not variants or missing:
                 continue
-            for i, face in enumerate(all_faces):  # one die misread: the face it is most often misread from
-                if i < len(own) and own[i].confidence >= _SURE:
+            tried = set()
+            for i, face in enumerate(all_faces):  # one die misread: the faces it is most often misread from
+                if (face, flags[i]) in tried:
                     continue
-                other = list(all_faces)
-                other[i] = self._misread_from[face]
-                yield Candidate((DiceRolled(
-                    player,
-                    tuple(sorted(f for f, b in zip(other, flags, strict=True) if not b)),
-                    tuple(sorted(f for f, b in zip(other, flags, strict=True) if b)),
-                    roll.neutral,
-                ),), 0.0, f"a die read as {face} taken to show {other[i]}")  # fmt: skip
+                tried.add((face, flags[i]))
+                for true in self._misread_from[face]:
+                    other = list(all_faces)
+                    other[i] = true
+                    yield Candidate((DiceRolled(
+                        player,
+                        tuple(sorted(f for f, b in zip(other, flags, strict=True) if not b)),
+                        tuple(sorted(f for f, b in zip(other, flags, strict=True) if b)),
+                        roll.neutral,
+                    ),), 0.0, f"a die read as {face} taken to show {true}")  # fmt: skip
 
     # --- an alert's reason ----------------------------------------------------------------------
 
@@ -264,8 +265,8 @@ class LasVegasCamera:
         assert roll is not None
         for number, more in sorted(added.items()):
             if more[player] or (state.neutral is not None and more[state.neutral]):
-                event = DicePlaced(player, number, min(more[player], roll.dice.count(number)),
-                                   max(0, more[player] - roll.dice.count(number)),
+                big = min(roll.biggies.count(number), more[player])
+                event = DicePlaced(player, number, more[player] - big, big,
                                    more[state.neutral] if state.neutral is not None else 0)  # fmt: skip
                 try:
                     apply(state, event)

@@ -23,8 +23,9 @@ import cv2
 import numpy as np
 
 from referee import Colour, GameState, RoundScored, preview
+from referee.camera import LasVegasCamera
+from referee.interpret import Interpreter, Verdict
 from referee.jsonio import payout_to_json, table_view_json
-from referee.observe import Observer, Verdict
 from referee.record import event_to_json
 from referee.table import TableSnapshot
 from vision.capture import Frame
@@ -35,7 +36,7 @@ from vision.mat import MAT, MatLayout, find_mat
 from vision.tracker import MotionMeter, Sighting, Tracker
 from vision.zones import Calibration
 
-__all__ = ["Report", "TablePipeline", "report_lines"]
+__all__ = ["Report", "TablePipeline", "camera_referee", "referee_pipeline", "report_lines"]
 
 Reader = Callable[[np.ndarray], Detections]
 
@@ -81,7 +82,7 @@ class TablePipeline:
         min_gap_mm: two dice read closer than this on the table plane are one die read twice.
     """
 
-    def __init__(self, reader: Reader, observer: Observer, *, calibration: Calibration | None = None,
+    def __init__(self, reader: Reader, observer: Interpreter, *, calibration: Calibration | None = None,
                  mat: MatLayout = MAT, colours: ColourBook | None = None, tracker: Tracker | None = None,
                  read_while_moving: bool = False, mat_every: int = 5, min_gap_mm: float = 9.0) -> None:  # fmt: skip
         self.reader = reader
@@ -223,6 +224,21 @@ class TablePipeline:
         """Processes frames as they come."""
         for frame in frames:
             yield self.process(frame)
+
+
+def camera_referee(state: GameState, deal: Callable[[GameState], Any] | None = None) -> Interpreter:
+    """The referee's side of the camera for ``state``'s game: the camera interpreter with the game's table.
+
+    The one place the interpreter is made: the command line, the page, the benchmarks and the tests
+    use it (``deal`` deals the banknotes when a round starts; without it they are entered by hand).
+    """
+    return Interpreter(LasVegasCamera(), state, deal=deal)
+
+
+def referee_pipeline(reader: Reader, state: GameState, deal: Callable[[GameState], Any] | None = None, *,
+                     calibration: Calibration | None = None) -> TablePipeline:  # fmt: skip
+    """Reader -> pipeline -> interpreter for a game from ``state`` (see :func:`camera_referee`)."""
+    return TablePipeline(reader, camera_referee(state, deal), calibration=calibration)
 
 
 def _apart(points: np.ndarray, scores: np.ndarray, gap: float) -> list[int]:

@@ -89,12 +89,7 @@ class Hub:
                                     size=tuple(config["BUILTIN_SIZE"]), fps=float(config["BUILTIN_FPS"]))  # fmt: skip
                 source: Any = game
                 fps = game.fps
-                showing = [0]
-
-                def on_frame(index: int) -> None:
-                    showing[0] = index
-
-                reader: Any = lambda image: game.truth(showing[0])  # noqa: E731
+                reader: Any = game.truth_reader()
                 notice = "reading the built-in game's own labels (--reader truth)"
                 if config["READER"] != "truth":
                     try:

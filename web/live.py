@@ -23,12 +23,13 @@ import numpy as np
 
 from referee import Event, GameState, Phase, RoundScored, outcome, preview
 from referee.errors import RefereeError
+from referee.interpret import Verdict
 from referee.jsonio import payout_to_json, table_view_json
-from referee.observe import Observer, Verdict, seeded_deal
+from referee.observe import seeded_deal
 from vision.annotate import annotate
 from vision.capture import CaptureError, Frame, FrameSource
 from vision.detections import Detections
-from vision.pipeline import Report, TablePipeline
+from vision.pipeline import Report, referee_pipeline
 from web.store import Store
 
 __all__ = ["Broker", "LiveReferee"]
@@ -128,8 +129,8 @@ class LiveReferee:
         state = store.state(game_id)
         initial = store.initial_state(game_id)
         deal = seeded_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
-        self.observer = Observer(state, deal=deal)
-        self.pipeline = TablePipeline(reader, self.observer, calibration=calibration)
+        self.pipeline = referee_pipeline(reader, state, deal, calibration=calibration)
+        self.observer = self.pipeline.observer
         self.last_report: Report | None = None
         self.last_read: Report | None = None
         """The last frame in which dice were read (colour learning looks at it)."""

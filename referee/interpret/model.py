@@ -151,6 +151,7 @@ class ObservationModel:
         """The cost of a die read that is not there."""
         return _log(self.extra)
 
-    def misread_from(self, face: int) -> int:
-        """The true face a die read as ``face`` most often shows, other than ``face`` itself."""
-        return max((t for t in range(1, 7) if t != face), key=lambda t: self.pips[t - 1][face - 1])
+    def misread_from(self, face: int, count: int = 2) -> tuple[int, ...]:
+        """The ``count`` true faces a die read as ``face`` most often shows, other than ``face``, likeliest first."""
+        others = sorted((t for t in range(1, 7) if t != face), key=lambda t: (-self.pips[t - 1][face - 1], t))
+        return tuple(others[:count])

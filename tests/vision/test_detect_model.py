@@ -129,16 +129,17 @@ def test_the_built_in_game_is_refereed_exactly_with_the_model():
 
     from referee import RoundScored, new_game
     from referee.jsonio import payout_to_json, state_table_json
-    from referee.observe import Observer, seeded_deal
+    from referee.observe import seeded_deal
     from referee.state import outcome, preview
-    from vision.pipeline import TablePipeline
+    from vision.pipeline import referee_pipeline
     from vision.synth.game import RenderedGame
 
     game = RenderedGame()  # what `make demo` and `dice-referee watch` show without a camera
     assert (game.seed, game.size, game.fps, len(game.players)) == (2026, (1280, 720), 10.0, 3)
     rules = game.ruleset
-    observer = Observer(new_game(rules, game.players), deal=seeded_deal(new_game(rules, game.players), game.seed))
-    pipeline = TablePipeline(DiceDetector(), observer)
+    state = new_game(rules, game.players)
+    pipeline = referee_pipeline(DiceDetector(), state, seeded_deal(state, game.seed))
+    observer = pipeline.observer
     settled = []
     for frame in game.frames():
         settled += [v.before for v in pipeline.process(frame).verdicts if isinstance(v.event, RoundScored)]

@@ -14,7 +14,7 @@ is drawn once and reused for its frames, so a game renders faster than it plays.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -98,6 +98,7 @@ class RenderedGame:
             self.spans.append(Span(moment, first, hand, still))
             first += hand + still
         self.frame_count = first
+        self._last_index = 0
         rng = np.random.default_rng(seed)
         self._setup(rng, tilt_deg)
         self._poses: dict[int, DiePose] = {}
@@ -317,7 +318,15 @@ class RenderedGame:
     def frames(self) -> Iterator[Frame]:
         """Every frame in order, timed at ``fps`` (the frame-source interface)."""
         for index in range(self.frame_count):
+            self._last_index = index
             yield Frame(index, index / self.fps, self.frame(index))
+
+    def truth_reader(self) -> Callable[[np.ndarray], Detections]:
+        """A dice reader that reads the renderer's labels of the frame :meth:`frames` gave last.
+
+        It stands in for the model (``--reader truth``): everything but the model is checked with it.
+        """
+        return lambda image: self.truth(self._last_index)
 
     def write_video(self, path: str | os.PathLike[str]) -> None:
         """Writes the game as a video file (MJPG in .avi, or mp4v in .mp4)."""

@@ -46,7 +46,7 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/bench_referee.py
 	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
-		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --seeds 213 214 215 216 217 218 219 220 --rounds 2; \
+		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --config all --seeds 11 12 13 14 --rounds 1; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
 	$(PY) bench/bench_web.py --viewers 20 --seconds 20

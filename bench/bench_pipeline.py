@@ -22,6 +22,7 @@ import statistics
 import time
 from pathlib import Path
 
+from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
 from referee.jsonio import payout_to_json, state_table_json
 from referee.observe import Observer, seeded_deal
@@ -29,17 +30,7 @@ from referee.state import preview
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
-CONFIGURATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "2p": ("las-vegas", ("black", "white")),
-    "3p": ("las-vegas", ("red", "blue", "green")),
-    "3p-biggy": ("las-vegas+biggy", ("red", "blue", "green")),
-    "4p": ("las-vegas", ("red", "blue", "green", "black")),
-    "5p": ("las-vegas", ("red", "blue", "green", "black", "yellow")),
-    "6p": ("las-vegas+six-players", ("red", "blue", "green", "black", "yellow", "white")),
-    "2p-neutral": ("las-vegas+neutral", ("yellow", "black")),
-    "3p-neutral": ("las-vegas+neutral", ("red", "blue", "green")),
-    "4p-neutral-biggy": ("las-vegas+neutral+biggy", ("red", "blue", "green", "black")),
-}
+CONFIGURATIONS = TABLES
 """The tables ``--config all`` benchmarks: 2 to 6 players in every base-box colour (white as a player and as
 the neutral dice), the neutral variant and Biggys. Name: (rule set, player colours in seat order)."""
 

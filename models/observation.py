@@ -40,7 +40,9 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "3p-neutral": ("las-vegas+neutral", ("red", "blue", "green")),
     "4p-neutral-biggy": ("las-vegas+neutral+biggy", ("red", "blue", "green", "black")),
 }
-"""The benchmark's tables (``bench/bench_pipeline.py``'s CONFIGURATIONS): name -> (rule set, players)."""
+"""The tables the benchmark (``bench/bench_pipeline.py --config``) and this measurement use: 2 to 6 players in
+every base-box colour (white as a player and as the neutral dice), the neutral variant and Biggys.
+Name -> (rule set, player colours in seat order)."""
 
 
 PIP_PRIOR = np.array([[0.5 if abs(i - j) == 1 else 0.05 for j in range(6)] for i in range(6)])

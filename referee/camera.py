@@ -41,6 +41,7 @@ from referee.interpret.table import Expected, Reading, Table
 from referee.narrate import describe
 from referee.state import GameState, Phase, apply, legal_placements, place_all
 from referee.table import DieReading, Problem, TableSnapshot, findings
+from referee.types import Colour
 
 __all__ = ["LasVegasCamera"]
 
@@ -208,12 +209,7 @@ class LasVegasCamera:
         for extra in fills:
             extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
             all_faces = faces + extra_own
-            roll = DiceRolled(
-                player,
-                tuple(sorted(f for f, b in zip(all_faces, flags, strict=True) if not b)),
-                tuple(sorted(f for f, b in zip(all_faces, flags, strict=True) if b)),
-                tuple(sorted(neutral_faces + extra_neutral)),
-            )
+            roll = _roll(player, all_faces, flags, neutral_faces + extra_neutral)
             yield Candidate((roll,), 0.0, note + (f" (taken to show {' '.join(map(str, extra))})" if extra and
                                                    missing <= fill else ""))  # fmt: skip
             if not variants or missing:
@@ -226,12 +222,8 @@ class LasVegasCamera:
                 for true in self._misread_from[face]:
                     other = list(all_faces)
                     other[i] = true
-                    yield Candidate((DiceRolled(
-                        player,
-                        tuple(sorted(f for f, b in zip(other, flags, strict=True) if not b)),
-                        tuple(sorted(f for f, b in zip(other, flags, strict=True) if b)),
-                        roll.neutral,
-                    ),), 0.0, f"a die read as {face} taken to show {true}")  # fmt: skip
+                    note = f"a die read as {face} taken to show {true}"
+                    yield Candidate((_roll(player, other, flags, list(roll.neutral)),), 0.0, note)
 
     # --- an alert's reason ----------------------------------------------------------------------
 
@@ -295,6 +287,16 @@ def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
     elif leftovers is not None:
         zones[0] = _roll_dice(leftovers, neutral, optional=True)
     return zones
+
+
+def _roll(player: Colour, faces: list[int], big: list[bool], neutral: list[int]) -> DiceRolled:
+    """The roll of ``faces`` (``big`` says which are Biggys) and the neutral dice's faces."""
+    return DiceRolled(
+        player,
+        tuple(sorted(f for f, b in zip(faces, big, strict=True) if not b)),
+        tuple(sorted(f for f, b in zip(faces, big, strict=True) if b)),
+        tuple(sorted(neutral)),
+    )
 
 
 def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> list[Expected]:

@@ -13,7 +13,6 @@ together (scaled so that both halves fit; the markers carry the geometry, so the
 from __future__ import annotations
 
 import os
-import zlib
 from dataclasses import dataclass
 
 import cv2
@@ -166,36 +165,15 @@ def write_mat_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 15
 
 def _write_pdf(path: str | os.PathLike[str], pages: list[tuple[np.ndarray, float, float, float, float, float, float]],
                ) -> None:  # fmt: skip
-    """A minimal PDF: one RGB image per page, placed at (x, y) mm with size (w, h) mm on a (W, H) mm page."""
-    points = 72 / 25.4
-    objects: list[bytes] = []
-    kids = []
-    for index, (rgb, page_w, page_h, x, y, w, h) in enumerate(pages):
-        image_id, content_id, page_id = 4 + 3 * index, 5 + 3 * index, 3 + 3 * index
-        data = zlib.compress(np.ascontiguousarray(rgb).tobytes(), 6)
-        image_obj = (f"<< /Type /XObject /Subtype /Image /Width {rgb.shape[1]} /Height {rgb.shape[0]} "
-                     f"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length {len(data)} >>\n"
-                     "stream\n").encode() + data + b"\nendstream"  # fmt: skip
-        draw = (f"q {w * points:.2f} 0 0 {h * points:.2f} {x * points:.2f} {(page_h - y - h) * points:.2f} cm "
-                "/Im0 Do Q").encode()  # fmt: skip
-        content_obj = f"<< /Length {len(draw)} >>\nstream\n".encode() + draw + b"\nendstream"
-        box = f"[0 0 {page_w * points:.2f} {page_h * points:.2f}]"
-        page_obj = (f"<< /Type /Page /Parent 2 0 R /MediaBox {box} /Resources << /XObject << /Im0 {image_id} 0 R "
-                    f">> >> /Contents {content_id} 0 R >>").encode()  # fmt: skip
-        objects += [page_obj, image_obj, content_obj]
-        kids.append(f"{page_id} 0 R")
-    head = [b"<< /Type /Catalog /Pages 2 0 R >>", f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(pages)} >>"
-            .encode()]  # fmt: skip
-    body = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, obj in enumerate(head + objects, start=1):
-        offsets.append(len(body))
-        body += f"{number} 0 obj\n".encode() + obj + b"\nendobj\n"
-    xref = len(body)
-    body += f"xref\n0 {len(offsets) + 1}\n0000000000 65535 f \n".encode()
-    body += b"".join(f"{offset:010d} 00000 n \n".encode() for offset in offsets)
-    body += f"trailer\n<< /Size {len(offsets) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    """One RGB image per page, placed at (x, y) mm with size (w, h) mm on a (W, H) mm page (fpdf2)."""
+    from fpdf import FPDF
+    from PIL import Image
+
+    pdf = FPDF(unit="mm")
+    pdf.set_auto_page_break(False)
+    for rgb, page_w, page_h, x, y, w, h in pages:
+        pdf.add_page(orientation="L" if page_w > page_h else "P", format=(min(page_w, page_h), max(page_w, page_h)))
+        pdf.image(Image.fromarray(np.ascontiguousarray(rgb)), x=x, y=y, w=w, h=h)
     target = os.fspath(path)
     os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
-    with open(target, "wb") as handle:
-        handle.write(bytes(body))
+    pdf.output(target)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from referee import find_ruleset, new_game
+from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
 from referee.table import DieReading, TableSnapshot
 from vision.detect import DiceDetector
@@ -155,7 +155,7 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
                 truth = game.truth(frame.index)
                 calibration = pipeline.calibration
                 zones = calibration.zones_at(calibration.to_table(truth.centres)) if len(truth) else np.zeros(0, int)
-                dice = [DieReading(_colour(c), bool(b), int(p)) for c, b, p in
+                dice = [DieReading(Colour(str(c)), bool(b), int(p)) for c, b, p in
                         zip(truth.data["colour"], truth.data["biggy"], truth.data["pips"], strict=True)]  # fmt: skip
                 read = {0: list(snapshot.tray), **{n: list(d) for n, d in enumerate(snapshot.casinos, start=1)}}
                 for zone in range(7):
@@ -164,12 +164,6 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
             print(json.dumps({"rules": rules, "players": players, "seed": 1000 * index + seed, "readings": readings}),
                   flush=True)  # fmt: skip
     return counts, readings
-
-
-def _colour(name: str) -> Any:
-    from referee import Colour
-
-    return Colour(str(name))
 
 
 def main() -> None:

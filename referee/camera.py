@@ -43,7 +43,7 @@ from referee.state import GameState, Phase, apply, legal_placements, place_all
 from referee.table import DieReading, Problem, TableSnapshot, findings
 from referee.types import Colour
 
-__all__ = ["LasVegasCamera"]
+__all__ = ["LasVegasCamera", "canonical_event"]
 
 _MAX_FILLED = 2
 """Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
@@ -97,12 +97,7 @@ class LasVegasCamera:
     @staticmethod
     def canonical(event: Event) -> Hashable:
         """A roll with its faces sorted (a camera cannot tell their order)."""
-        if isinstance(event, DiceRolled):
-            return replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
-                           neutral=tuple(sorted(event.neutral)))  # fmt: skip
-        if isinstance(event, NeutralDiceRolled):
-            return replace(event, values=tuple(sorted(event.values)))
-        return event
+        return canonical_event(event)
 
     describe = staticmethod(describe)
 
@@ -270,22 +265,27 @@ class LasVegasCamera:
         return ""
 
 
+def canonical_event(event: Event) -> Event:
+    """The event as a camera can know it: a roll's faces sorted (which faces, not their order)."""
+    if isinstance(event, DiceRolled):
+        return replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
+                       neutral=tuple(sorted(event.neutral)))  # fmt: skip
+    if isinstance(event, NeutralDiceRolled):
+        return replace(event, values=tuple(sorted(event.values)))
+    return event
+
+
 def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
-    zones: dict[int, list[Expected]] = {}
-    neutral = state.neutral.value if state.neutral is not None else ""
-    names = [player.value for player in state.players]
-    for number, casino in enumerate(state.casinos, start=1):
-        dice = []
-        for player, normal, big in zip(names, casino.dice, casino.biggies, strict=True):
-            dice += [Expected(player, False, number)] * normal + [Expected(player, True, number)] * big
-        dice += [Expected(neutral, False, number)] * casino.neutral
-        if dice:
-            zones[number] = dice
-    roll = state.roll
-    if state.phase is Phase.PLACE and roll is not None:
-        zones[0] = _roll_dice(roll, neutral, optional=False)
+    table = TableSnapshot.from_state(state)  # the roll waiting to be placed is its tray
+    zones: dict[int, list[Expected]] = {
+        number: [Expected(d.colour.value, d.big, d.pips) for d in dice]
+        for number, dice in enumerate(table.casinos, start=1)
+        if dice
+    }
+    if state.phase is Phase.PLACE and table.tray:
+        zones[0] = [Expected(d.colour.value, d.big, d.pips) for d in table.tray]
     elif leftovers is not None:
-        zones[0] = _roll_dice(leftovers, neutral, optional=True)
+        zones[0] = _roll_dice(leftovers, state.neutral.value if state.neutral is not None else "", optional=True)
     return zones
 
 

@@ -66,6 +66,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from referee.camera import canonical_event
 from referee.errors import IllegalEventError
 from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.narrate import describe
@@ -179,15 +180,7 @@ def canonical_history(history: Sequence[Event]) -> list[Event]:
     Two games watched and played compare equal by this, e.g. ``canonical_history(watched.history) ==
     canonical_history(truth.history)``.
     """
-    out: list[Event] = []
-    for event in history:
-        if isinstance(event, DiceRolled):
-            event = replace(event, dice=tuple(sorted(event.dice)), biggies=tuple(sorted(event.biggies)),
-                            neutral=tuple(sorted(event.neutral)))  # fmt: skip
-        elif isinstance(event, NeutralDiceRolled):
-            event = replace(event, values=tuple(sorted(event.values)))
-        out.append(event)
-    return out
+    return [canonical_event(event) for event in history]
 
 
 def _colour(die: DieReading) -> Colour:

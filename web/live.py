@@ -205,7 +205,7 @@ class LiveReferee:
         who = "camera"
         if verdict.kind == "event" and verdict.event is not None and verdict.before is not None:
             if verdict.replaces is not None:  # a history read again: cancel what it replaces, then record anew
-                for replaced, _ in reversed(self.store.events(self.game_id)[-max(1, getattr(verdict, "undone", 1)) :]):
+                for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
                     self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
             record = self.store.append_event(self.game_id, verdict.event, who)
             message = {"type": "event", "seq": record.seq, "text": str(verdict)}

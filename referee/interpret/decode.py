@@ -26,7 +26,7 @@ table a state shows, its diagnosis of a misfit and when a round is over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -277,16 +277,9 @@ class Interpreter:
         close = [h for h in self._histories if h.cost <= self.margin]
         sure = list(close[0].events)
         for history in close[1:]:
-            n = 0
-            while n < min(len(sure), len(history.events)) and game.canonical(sure[n]) == game.canonical(
-                history.events[n]
-            ):
-                n += 1
-            del sure[n:]
+            del sure[self._agreed(sure, history.events) :]
         said = self._said
-        agree = 0
-        while agree < min(len(sure), len(said)) and game.canonical(sure[agree]) == game.canonical(said[agree]):
-            agree += 1
+        agree = self._agreed(sure, said)
         verdicts: list[Verdict] = []
         if agree < len(said):  # another history is now sure: take back what was said after it parted
             if len(sure) <= agree:
@@ -316,22 +309,22 @@ class Interpreter:
 
     def _commit(self) -> None:
         """Moves the anchor past the events all histories share (nothing can take them back any more)."""
-        game = self.game
-        shared = len(self._said)
-        for history in self._histories:
-            n = 0
-            while n < min(shared, len(history.events)) and game.canonical(history.events[n]) == game.canonical(
-                self._said[n]
-            ):
-                n += 1
-            shared = n
+        shared = min((self._agreed(self._said, h.events) for h in self._histories), default=0)
         if not shared:
             return
         for event in self._said[:shared]:
-            self._anchor = game.apply(self._anchor, event)
+            self._anchor = self.game.apply(self._anchor, event)
         self._said = self._said[shared:]
         self._histories = [_History(h.state, h.events[shared:], h.cost, h.notes[shared:], h.table)
                            for h in self._histories]  # fmt: skip
+
+    def _agreed(self, first: Sequence[Any], second: Sequence[Any], start: int = 0) -> int:
+        """Where two histories first part from ``start`` on (the events compared as a camera knows them)."""
+        n = start
+        canonical = self.game.canonical
+        while n < min(len(first), len(second)) and canonical(first[n]) == canonical(second[n]):
+            n += 1
+        return n
 
     def _words(self, history: _History, since: int) -> str:
         state = self._anchor
@@ -347,10 +340,7 @@ class Interpreter:
         first, second = self._histories[0], self._histories[1] if len(self._histories) > 1 else None
         if second is None:
             return []
-        since = len(self._said)
-        while (since < min(len(first.events), len(second.events))
-               and self.game.canonical(first.events[since]) == self.game.canonical(second.events[since])):  # fmt: skip
-            since += 1
+        since = self._agreed(first.events, second.events, len(self._said))
         a, b = self._words(first, since), self._words(second, since)
         pair = (a, b)
         if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading

@@ -44,6 +44,7 @@ demo: $(STAMP)
 
 ## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games
 bench: $(STAMP)
+	$(PY) -m pip install --quiet --no-deps lasvegas==0.2.0 tabulate tqdm
 	$(PY) bench/bench_referee.py
 	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
 		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --config all --seeds 11 12 13 14 --rounds 1; \

@@ -24,9 +24,9 @@ from pathlib import Path
 
 from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
-from referee.jsonio import payout_to_json, state_table_json
-from referee.observe import Observer, seeded_deal
-from referee.state import preview
+from referee.lasvegas.jsonio import payout_to_json, state_table_json
+from referee.lasvegas.observe import Observer, seeded_deal
+from referee.lasvegas.state import preview
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 

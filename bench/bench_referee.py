@@ -1,7 +1,10 @@
 """Benchmark of the rules engine: complete random games per second and time per turn, on one core.
 
 Run with ``make bench`` (or ``python bench/bench_referee.py``); paste the table into the README.
-Timings are the median of several repeats; each repeat plays the same seeded games.
+Timings are the median of several repeats; each repeat plays the same seeded games. When the
+independent engine ``lasvegas`` 0.2.0 (PyPI, MIT; ``make bench`` installs it without its pinned
+dependencies) is importable, its random 4-player games per second are measured in the same run,
+repeats interleaved with ours, so the ratio holds on any machine.
 """
 
 from __future__ import annotations
@@ -9,12 +12,13 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import random
 import statistics
 import time
 
 from referee import DicePlaced, DiceRolled, apply, find_ruleset, new_game, preview
-from referee.jsonio import settle_json
-from referee.simulate import default_players, play, random_game
+from referee.lasvegas.jsonio import settle_json
+from referee.lasvegas.simulate import default_players, play, random_game
 
 
 def _median_seconds(func, repeats: int) -> float:
@@ -24,6 +28,50 @@ def _median_seconds(func, repeats: int) -> float:
         func()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+def _processor() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def against_lasvegas(games: int, repeats: int) -> dict[str, object] | None:
+    """Random 4-player games per second of ``lasvegas`` 0.2.0 and of ours, repeats interleaved."""
+    try:
+        import lasvegas  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    rules = find_ruleset("las-vegas")
+    players = default_players(4)
+
+    def theirs() -> None:
+        random.seed(0)
+        for _ in range(games):
+            lasvegas.Game([], num_players=4).run()
+
+    def ours() -> None:
+        for seed in range(games):
+            random_game(rules, players, seed)
+
+    times: dict[str, list[float]] = {"lasvegas": [], "dice-referee": []}
+    for _ in range(repeats):
+        for name, func in (("lasvegas", theirs), ("dice-referee", ours)):
+            started = time.perf_counter()
+            func()
+            times[name].append(time.perf_counter() - started)
+    rates = {name: games / statistics.median(t) for name, t in times.items()}
+    return {
+        "lasvegas_version": getattr(lasvegas, "__version__", "?"),
+        "lasvegas_games_per_s": round(rates["lasvegas"], 1),
+        "ours_games_per_s": round(rates["dice-referee"], 1),
+        "ratio": round(rates["dice-referee"] / rates["lasvegas"], 2),
+    }
 
 
 def bench(games: int, repeats: int) -> dict[str, object]:
@@ -50,6 +98,7 @@ def bench(games: int, repeats: int) -> dict[str, object]:
     settle_s = _median_seconds(lambda: [settle_json(table) for _ in range(1000)], repeats) / 1000
     return {
         "python": platform.python_version(),
+        "processor": _processor(),
         "games": games,
         "games_per_s": round(games / seconds, 1),
         "ms_per_game": round(1000 * seconds / games, 3),
@@ -70,6 +119,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a Markdown table")
     args = parser.parse_args()
     result = bench(args.games, args.repeats)
+    result["against_lasvegas"] = against_lasvegas(args.games, args.repeats)
     if args.json:
         print(json.dumps(result))
         return
@@ -86,7 +136,18 @@ def main() -> None:
     }
     for key, label in labels.items():
         print(f"| {label} | {result[key]} |")
-    print(f"\nPython {result['python']}, {result['games']} games, median of {args.repeats} repeats.")
+    print(
+        f"\nPython {result['python']} on {result['processor']}, {result['games']} games, "
+        f"median of {args.repeats} repeats."
+    )
+    other = result["against_lasvegas"]
+    if other:
+        print(
+            f"\nSame run, random 4-player games per second: dice-referee {other['ours_games_per_s']}, "
+            f"lasvegas {other['lasvegas_version']} {other['lasvegas_games_per_s']} (ratio {other['ratio']})."
+        )
+    else:
+        print("\n(lasvegas 0.2.0 is not installed: `pip install --no-deps lasvegas==0.2.0 tabulate tqdm` to compare)")
 
 
 if __name__ == "__main__":

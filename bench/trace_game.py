@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from referee import new_game
-from referee.observe import Observer, seeded_deal
+from referee.lasvegas.observe import Observer, seeded_deal
 from vision.detect import MODELS, DiceDetector
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame

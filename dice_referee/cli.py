@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from dice_referee import __version__
 
 if TYPE_CHECKING:
-    from referee.rules import RuleSet
-    from referee.state import GameState
+    from referee.lasvegas.rules import RuleSet
+    from referee.lasvegas.state import GameState
     from referee.types import Colour
 
 Handler = Callable[[argparse.Namespace], int]
@@ -30,7 +30,7 @@ def _emit(obj: Any, out: TextIO) -> None:
 def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Settles each JSON line of stdin; a bad line gets ``{"error": ...}`` and the exit status 1."""
     from referee.errors import RefereeError
-    from referee.jsonio import settle_json
+    from referee.lasvegas.jsonio import settle_json
 
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
@@ -53,8 +53,8 @@ def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Te
 def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet, tuple[Colour, ...]] | None:
     """The rule set and default player colours from --game/--variant/--players, or None after an error."""
     from referee.errors import RefereeError
-    from referee.rules import find_ruleset
-    from referee.simulate import default_players
+    from referee.lasvegas.rules import find_ruleset
+    from referee.lasvegas.simulate import default_players
 
     try:
         rules = find_ruleset(args.game, args.variant or ())
@@ -67,7 +67,7 @@ def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet,
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Plays random legal games and prints a JSON summary of the invariants checked."""
-    from referee.simulate import simulate
+    from referee.lasvegas.simulate import simulate
 
     setup = _random_game_setup(args, "simulate")
     if setup is None:
@@ -84,9 +84,9 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """Replays a game record and prints the final state (or every state with --steps)."""
     from referee.errors import RefereeError
-    from referee.jsonio import payout_to_json
+    from referee.lasvegas.jsonio import payout_to_json
+    from referee.lasvegas.state import new_game, outcome, preview
     from referee.record import read_record
-    from referee.state import new_game, outcome, preview
 
     try:
         with open(args.record, encoding="utf-8") as handle:
@@ -98,8 +98,8 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"dice-referee replay: {args.record}: {error}", file=sys.stderr)
         return 1
     if args.steps:
-        from referee.record import event_to_json
-        from referee.state import apply
+        from referee.lasvegas.jsonio import event_to_json
+        from referee.lasvegas.state import apply
 
         step = new_game(state.ruleset, state.players, state.neutral)
         print(step.to_notation())
@@ -126,12 +126,12 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def run_play(args: argparse.Namespace) -> int:
     """Plays one random legal game and narrates it, optionally writing its game record."""
-    from referee.events import RoundScored
-    from referee.narrate import describe, describe_payout
+    from referee.lasvegas.events import RoundScored
+    from referee.lasvegas.narrate import describe, describe_payout
+    from referee.lasvegas.scoring import rank_standings
+    from referee.lasvegas.simulate import play
+    from referee.lasvegas.state import preview
     from referee.record import record_lines
-    from referee.scoring import rank_standings
-    from referee.simulate import play
-    from referee.state import preview
 
     setup = _random_game_setup(args, "play")
     if setup is None:
@@ -297,10 +297,11 @@ def run_watch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.errors import RefereeError
-    from referee.observe import seeded_deal
-    from referee.record import event_to_json, record_lines
-    from referee.rules import find_ruleset
-    from referee.state import new_game
+    from referee.lasvegas.jsonio import event_to_json
+    from referee.lasvegas.observe import seeded_deal
+    from referee.lasvegas.rules import find_ruleset
+    from referee.lasvegas.state import new_game
+    from referee.record import record_lines
     from vision.capture import CaptureError, FrameSource, open_source
     from vision.detect import MODELS, DiceDetector, ModelError
     from vision.pipeline import referee_pipeline, report_lines
@@ -449,7 +450,7 @@ def _is_loopback(host: str, ipaddress: Any) -> bool:
 
 def run_rules(args: argparse.Namespace) -> int:
     """Lists the games and variants the referee knows."""
-    from referee.rules import RULESETS, VARIANTS
+    from referee.lasvegas.rules import RULESETS, VARIANTS
 
     for rules in RULESETS:
         minimum = rules.minimum_usd_for(rules.min_players)

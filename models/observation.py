@@ -23,7 +23,7 @@ import numpy as np
 
 from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
-from referee.table import DieReading, TableSnapshot
+from referee.readings import DieReading, TableSnapshot
 from vision.detect import DiceDetector
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame

@@ -1,8 +1,13 @@
-"""dice-referee's rules engine: pure, deterministic, standard library only.
+"""dice-referee's rules engines: pure, deterministic, standard library only.
 
-The engine referees Las Vegas (alea 2012) and its variants. A :class:`GameState` is frozen and
-:func:`apply` is its only transition; dice rolls and banknote deals are input events, so a camera can
-feed what really happened and every game replays from its record.
+Every game implements one interface (:class:`referee.game.Game`) and is found in a registry by name
+(:func:`find_game`); games live in their own packages (Las Vegas (alea 2012) and its variants in
+:mod:`referee.lasvegas`). Shared by all: errors, colours, the record (:mod:`referee.record`), what a
+camera reads (:mod:`referee.readings`) and the camera interpreter (:mod:`referee.interpret`).
+
+The names below are Las Vegas's, as before the games had packages: a :class:`GameState` is frozen
+and :func:`apply` is its only transition; dice rolls and banknote deals are input events, so a
+camera can feed what really happened and every game replays from its record.
 
 Example:
     >>> from referee import find_ruleset, new_game, apply, BanknotesDealt, DiceRolled, place_all, preview
@@ -26,9 +31,20 @@ from referee.errors import (
     RefereeError,
     UnknownRuleSetError,
 )
-from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
-from referee.rules import RULESETS, VARIANTS, RuleSet, Variant, find_ruleset
-from referee.scoring import (
+from referee.game import Game, find_game, game_of, games, register
+from referee.lasvegas import GAME as LAS_VEGAS
+from referee.lasvegas.events import (
+    BanknotesDealt,
+    DicePlaced,
+    DiceRolled,
+    Event,
+    NeutralDiceRolled,
+    Passed,
+    RoundScored,
+)
+from referee.lasvegas.hooks import Hooks
+from referee.lasvegas.rules import RULESETS, VARIANTS, RuleSet, Variant, find_ruleset
+from referee.lasvegas.scoring import (
     CasinoPayout,
     Outcome,
     Payment,
@@ -39,7 +55,7 @@ from referee.scoring import (
     score_casino,
     score_round,
 )
-from referee.state import (
+from referee.lasvegas.state import (
     CHANCE,
     GAME_OVER,
     SETTLEMENT,
@@ -57,13 +73,15 @@ from referee.state import (
     replay,
     standings,
 )
-from referee.table import DieReading, Problem, TableSnapshot, validate
-from referee.types import DENOMINATIONS_USD, CasinoId, Colour, Die, format_usd
+from referee.lasvegas.table import Problem, validate
+from referee.readings import DieReading, TableSnapshot
+from referee.types import DENOMINATIONS_USD, CasinoId, Colour, Die, Ownerless, format_usd
 
 __all__ = [
     "CHANCE",
     "DENOMINATIONS_USD",
     "GAME_OVER",
+    "LAS_VEGAS",
     "RULESETS",
     "SETTLEMENT",
     "VARIANTS",
@@ -77,7 +95,9 @@ __all__ = [
     "Die",
     "DieReading",
     "Event",
+    "Game",
     "GameState",
+    "Hooks",
     "IllegalDealError",
     "IllegalEventError",
     "IllegalPlacementError",
@@ -87,6 +107,8 @@ __all__ = [
     "NotationError",
     "OutOfTurnError",
     "Outcome",
+    "Ownerless",
+    "Passed",
     "Payment",
     "Phase",
     "Problem",
@@ -102,14 +124,18 @@ __all__ = [
     "UnknownRuleSetError",
     "Variant",
     "apply",
+    "find_game",
     "find_ruleset",
     "format_usd",
+    "game_of",
+    "games",
     "legal_placements",
     "new_game",
     "next_actor",
     "outcome",
     "place_all",
     "preview",
+    "register",
     "replay",
     "score_casino",
     "score_round",

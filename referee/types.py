@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee.errors import NotationError
 
-__all__ = ["DENOMINATIONS_USD", "CasinoId", "Colour", "Die", "format_usd"]
+__all__ = ["DENOMINATIONS_USD", "CasinoId", "Colour", "Die", "Ownerless", "format_usd"]
 
 #: Every banknote value used by the Las Vegas family, in dollars.
 DENOMINATIONS_USD: tuple[int, ...] = tuple(range(10_000, 100_001, 10_000))
@@ -152,6 +152,27 @@ class Die:
 
     def __repr__(self) -> str:
         return f"Die({self.colour!r}, big={self.big!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Ownerless:
+    """Dice owned by nobody that may share a colour with a player's (Las Vegas Royale's extra dice).
+
+    Settlement ranks them like any owner (they cancel ties and take a rank) but never pays them. Las
+    Vegas's neutral dice need no such owner: their colour is one no player may use.
+
+    Example:
+        >>> str(Ownerless("extra", Colour.BLACK))
+        'extra black'
+    """
+
+    name: str
+    """What the rules call them, e.g. ``"extra"``."""
+    colour: Colour
+    """The colour of the dice."""
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.colour.value}"
 
 
 def format_usd(value_usd: int) -> str:

@@ -31,7 +31,8 @@ def test_referee_imports_only_the_standard_library_in_a_fresh_interpreter():
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "import referee, referee.simulate, referee.notation, referee.record, referee.jsonio, referee.narrate\n"
+        "import referee, referee.lasvegas.simulate, referee.lasvegas.notation, referee.record\n"
+        "import referee.lasvegas.jsonio, referee.lasvegas.narrate, referee.lasvegas.camera, referee.interpret\n"
         "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
         "print(','.join(sorted(new - set(sys.stdlib_module_names) - {'referee'})))\n"
     )

@@ -3,8 +3,8 @@
 Per frame: find the mat's markers (or use a fixed calibration) -> notice motion -> read the dice
 (the detector; skipped while something moves, when the table cannot settle anyway) -> place each die
 on the table plane, in its zone, with its owner colour and Biggy-or-not judged from its size in table
-millimetres -> :class:`~vision.tracker.Tracker` -> a settled :class:`~referee.table.TableSnapshot`
--> :class:`~referee.observe.Observer` -> events, alerts and held-back readings.
+millimetres -> :class:`~vision.tracker.Tracker` -> a settled :class:`~referee.readings.TableSnapshot`
+-> :class:`~referee.lasvegas.observe.Observer` -> events, alerts and held-back readings.
 
 :meth:`TablePipeline.process` returns a :class:`Report` per frame; :func:`report_lines` turns reports
 into the JSON lines of ``dice-referee watch --json``. The detector is any callable from a BGR image to
@@ -23,11 +23,10 @@ import cv2
 import numpy as np
 
 from referee import Colour, GameState, RoundScored, preview
-from referee.camera import LasVegasCamera
 from referee.interpret import Interpreter, Verdict
-from referee.jsonio import payout_to_json, table_view_json
-from referee.record import event_to_json
-from referee.table import TableSnapshot
+from referee.lasvegas.camera import LasVegasCamera
+from referee.lasvegas.jsonio import event_to_json, payout_to_json, table_view_json
+from referee.readings import TableSnapshot
 from vision.capture import Frame
 from vision.colours import PALETTE, ColourBook, body_colour
 from vision.crops import crop_die, silhouette

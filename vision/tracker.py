@@ -11,7 +11,7 @@ millimetres, so perspective does not matter) and says the table is settled when
 
 A settled reading takes each die's majority reading, weighted by the reader's confidence, over every
 frame since the picture last moved (up to ``vote_s``; so one misread frame does not count, and the
-longer a die lies still the surer its reading), and becomes a :class:`referee.table.TableSnapshot`,
+longer a die lies still the surer its reading), and becomes a :class:`referee.readings.TableSnapshot`,
 with each die's track id: the same id means the same die, unmoved. While a die's readings disagree
 (its majority has less than ``agree`` of the weight) the table waits up to ``patience_s`` longer for
 more frames. A new snapshot is only given when the reading changes.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.table import DieReading, TableSnapshot
+from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
 __all__ = ["MotionMeter", "Sighting", "Tracker"]

@@ -25,9 +25,10 @@ from werkzeug.exceptions import HTTPException
 
 from referee import BanknotesDealt, find_ruleset
 from referee.errors import NotationError, RefereeError
-from referee.record import event_from_json, record_lines
-from referee.rules import RULESETS, VARIANTS
-from referee.simulate import DEFAULT_PLAYERS
+from referee.lasvegas.jsonio import event_from_json
+from referee.lasvegas.rules import RULESETS, VARIANTS
+from referee.lasvegas.simulate import DEFAULT_PLAYERS
+from referee.record import record_lines
 from referee.types import Colour
 from web.charts import money_chart_svg
 from web.live import LiveReferee, game_json

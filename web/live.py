@@ -24,8 +24,8 @@ import numpy as np
 from referee import Event, GameState, Phase, RoundScored, outcome, preview
 from referee.errors import RefereeError
 from referee.interpret import Verdict
-from referee.jsonio import payout_to_json, table_view_json
-from referee.observe import seeded_deal
+from referee.lasvegas.jsonio import payout_to_json, table_view_json
+from referee.lasvegas.observe import seeded_deal
 from vision.annotate import annotate
 from vision.capture import CaptureError, Frame, FrameSource
 from vision.detections import Detections

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from referee import Event, GameState, apply, find_ruleset, new_game
-from referee.record import event_from_json, event_to_json
+from referee.lasvegas.jsonio import event_from_json, event_to_json
 
 __all__ = ["GameInfo", "Record", "Store"]
 

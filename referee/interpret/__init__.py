@@ -4,7 +4,7 @@
 - :mod:`referee.interpret.table`: the cost of a reading against the table a state shows;
 - :mod:`referee.interpret.decode`: the beam over histories, what is said and when.
 
-A game plugs in through :class:`~referee.interpret.decode.Game` (Las Vegas: :mod:`referee.camera`).
+A game plugs in through :class:`~referee.interpret.decode.Game` (Las Vegas: :mod:`referee.lasvegas.camera`).
 Standard library only; no game's rules import it.
 """
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.interpret.model import ObservationModel
-from referee.table import DieReading
+from referee.readings import DieReading
 from referee.types import Colour
 
 __all__ = ["Expected", "TableCost", "zone_cost"]

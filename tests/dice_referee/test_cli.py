@@ -207,8 +207,8 @@ def test_calibrate_rejects_bad_corners(tmp_path, corners, message):
 def test_a_watched_record_is_rewritten_whole_when_a_roll_is_read_again(tmp_path):
     from dice_referee.cli import _rewrite_record
     from referee import find_ruleset
+    from referee.lasvegas.simulate import play
     from referee.record import read_record
-    from referee.simulate import play
 
     record = tmp_path / "game.jsonl"
     record.write_text('{"record": "dice-referee"}\n{"half": "of an old rec')

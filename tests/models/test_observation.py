@@ -3,7 +3,7 @@ import json
 from models.observation import Counts
 from referee import Colour
 from referee.interpret import ObservationModel
-from referee.table import DieReading
+from referee.readings import DieReading
 
 RED, BLUE = Colour.RED, Colour.BLUE
 

@@ -11,12 +11,12 @@ from dataclasses import replace
 import pytest
 
 from referee import Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
-from referee.camera import LasVegasCamera
 from referee.interpret import Interpreter, ObservationModel
 from referee.interpret.table import Expected, zone_cost
-from referee.observe import canonical_history, virtual_deal
-from referee.simulate import Dealer, default_players, table_moments
-from referee.table import DieReading, TableSnapshot
+from referee.lasvegas.camera import LasVegasCamera
+from referee.lasvegas.observe import canonical_history, virtual_deal
+from referee.lasvegas.simulate import Dealer, default_players, table_moments
+from referee.readings import DieReading, TableSnapshot
 
 MODEL = ObservationModel.default()
 

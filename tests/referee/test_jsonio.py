@@ -3,7 +3,7 @@
 import pytest
 
 from referee import ImpossibleTableError, NotationError
-from referee.jsonio import settle_json
+from referee.lasvegas.jsonio import settle_json
 
 EXAMPLE = {
     "game": "las-vegas",

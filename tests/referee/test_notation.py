@@ -3,7 +3,7 @@
 import pytest
 
 from referee import GameState, NotationError, find_ruleset
-from referee.simulate import default_players, play
+from referee.lasvegas.simulate import default_players, play
 
 RULESETS = ["las-vegas", "las-vegas+neutral", "las-vegas+biggy+100k", "las-vegas+neutral+biggy+six-players"]
 

@@ -6,9 +6,9 @@ from dataclasses import replace
 import pytest
 
 from referee import BanknotesDealt, Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
-from referee.observe import Observer, canonical_history, seeded_deal, virtual_deal
-from referee.simulate import Dealer, default_players, table_moments
-from referee.table import DieReading, TableSnapshot
+from referee.lasvegas.observe import Observer, canonical_history, seeded_deal, virtual_deal
+from referee.lasvegas.simulate import Dealer, default_players, table_moments
+from referee.readings import DieReading, TableSnapshot
 
 RED, BLUE, WHITE = Colour.RED, Colour.BLUE, Colour.WHITE
 EMPTY = ((),) * 6

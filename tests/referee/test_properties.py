@@ -19,7 +19,7 @@ from referee import (
     find_ruleset,
     score_casino,
 )
-from referee.simulate import default_players, play
+from referee.lasvegas.simulate import default_players, play
 
 NOTES = st.lists(st.sampled_from([10_000 * k for k in range(1, 11)]), max_size=5)
 COUNTS = st.dictionaries(st.sampled_from(list(Colour)), st.integers(0, 12), max_size=7)

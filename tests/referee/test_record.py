@@ -5,8 +5,9 @@ import json
 import pytest
 
 from referee import IllegalEventError, NotationError, find_ruleset
-from referee.record import event_from_json, event_to_json, read_record, record_lines
-from referee.simulate import default_players, random_game
+from referee.lasvegas.jsonio import event_from_json, event_to_json
+from referee.lasvegas.simulate import default_players, random_game
+from referee.record import read_record, record_lines
 
 
 @pytest.mark.parametrize("name", ["las-vegas", "las-vegas+neutral+biggy", "las-vegas+100k+six-players"])

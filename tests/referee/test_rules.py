@@ -3,7 +3,7 @@
 import pytest
 
 from referee import UnknownRuleSetError, find_ruleset
-from referee.rules import VARIANTS
+from referee.lasvegas.rules import VARIANTS
 
 
 def test_base_game_numbers():

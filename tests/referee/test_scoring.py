@@ -3,7 +3,7 @@
 import pytest
 
 from referee import CasinoId, Colour, ImpossibleTableError, score_casino
-from referee.scoring import rank_standings
+from referee.lasvegas.scoring import rank_standings
 
 R, B, G, K, W = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.WHITE
 

@@ -3,7 +3,7 @@
 import pytest
 
 from referee import Phase, find_ruleset
-from referee.simulate import default_players, random_game, simulate
+from referee.lasvegas.simulate import default_players, random_game, simulate
 
 CASES = [
     ("las-vegas", 2), ("las-vegas", 3), ("las-vegas", 4), ("las-vegas", 5),
@@ -30,7 +30,7 @@ def test_invariants_hold_in_random_games(name, players):
 
 def test_a_settlement_that_forgets_a_casino_is_caught(monkeypatch):
     """The checks can fail: an engine whose settlement skips casino 6 differs from the preview."""
-    import referee.state as state_module
+    import referee.lasvegas.state as state_module
 
     real = state_module.preview
 
@@ -46,7 +46,7 @@ def test_a_settlement_that_forgets_a_casino_is_caught(monkeypatch):
 
 def test_a_settlement_that_prints_money_is_caught(monkeypatch):
     """An engine that pays the first player an extra $90,000 note breaks money conservation."""
-    import referee.state as state_module
+    import referee.lasvegas.state as state_module
 
     real = state_module.preview
 

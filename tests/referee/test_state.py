@@ -25,7 +25,7 @@ from referee import (
     replay,
     standings,
 )
-from referee.simulate import default_players, random_game
+from referee.lasvegas.simulate import default_players, random_game
 
 DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
 

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from referee import Colour, GameState, find_ruleset
-from referee.simulate import default_players, play
-from referee.table import DieReading, Problem, TableSnapshot, findings, validate
+from referee.lasvegas.simulate import default_players, play
+from referee.lasvegas.table import Problem, findings, validate
+from referee.readings import DieReading, TableSnapshot
 
 MID_ROUND = GameState.from_notation(
     "las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30"

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from referee import DiceRolled, Phase, new_game
-from referee.observe import Observer, canonical_history, seeded_deal
+from referee.lasvegas.observe import Observer, canonical_history, seeded_deal
 from tests.vision.games import misreading_first_roll
 from vision.capture import Frame
 from vision.detections import Detections

@@ -3,7 +3,7 @@
 import xml.etree.ElementTree as ET
 
 from referee import find_ruleset, new_game
-from referee.simulate import default_players, play
+from referee.lasvegas.simulate import default_players, play
 from web.charts import money_chart_svg
 from web.live import Broker, game_json
 

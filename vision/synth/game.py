@@ -1,6 +1,6 @@
 """The built-in game: a whole seeded Las Vegas game filmed on the printed mat, frame by frame.
 
-:class:`RenderedGame` turns the moments of a simulated game (``referee.simulate.table_moments``)
+:class:`RenderedGame` turns the moments of a simulated game (``referee.lasvegas.simulate.table_moments``)
 into the video a webcam on a stand would record: the play mat with its markers on a table, a slight
 camera angle, dice of the players' colours lying where they were put, a hand reaching in for every
 roll, placement and clearing (so the picture moves, then rests), and sensor noise. The truth comes
@@ -22,8 +22,8 @@ import cv2
 import numpy as np
 
 from referee import Colour, find_ruleset
-from referee.simulate import Moment, table_moments
-from referee.table import DieReading
+from referee.lasvegas.simulate import Moment, table_moments
+from referee.readings import DieReading
 from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.detections import Detections

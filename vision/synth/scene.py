@@ -1,4 +1,4 @@
-"""Synthetic Las Vegas tables: a game state from ``referee.simulate`` drawn as a camera would see it.
+"""Synthetic Las Vegas tables: a game state from ``referee.lasvegas.simulate`` drawn as a camera would see it.
 
 Everything random is drawn from one ``numpy.random.Generator`` seeded by the caller, so a seed always
 gives the same image and labels. Labels come from the generator (the state and the drawn geometry),
@@ -15,8 +15,8 @@ import cv2
 import numpy as np
 
 from referee import GameState, find_ruleset
-from referee.simulate import default_players, play
-from referee.table import TableSnapshot
+from referee.lasvegas.simulate import default_players, play
+from referee.readings import TableSnapshot
 from vision.colours import PALETTE, nearest_colour
 from vision.synth.camera import look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die

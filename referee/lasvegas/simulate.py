@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import RefereeError
-from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
-from referee.rules import RuleSet
-from referee.state import GameState, Phase, apply, new_game, outcome, place_all, preview
-from referee.table import DieReading, TableSnapshot
+from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.rules import RuleSet
+from referee.lasvegas.state import GameState, Phase, apply, new_game, outcome, place_all, preview
+from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
 __all__ = [
@@ -110,7 +110,8 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
         elif phase is Phase.PLACE:
             roll = state.roll
             assert roll is not None
-            event = place_all(state, rng.choice((*roll.dice, *roll.biggies, *roll.neutral)))
+            faces = roll.dice if not (roll.biggies or roll.neutral) else (*roll.dice, *roll.biggies, *roll.neutral)
+            event = place_all(state, faces[int(rng.random() * len(faces))])
         elif phase is Phase.DEAL:
             event = dealer.deal(ruleset.casinos, minimum)
         elif phase is Phase.PREROLL:

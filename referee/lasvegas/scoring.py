@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from referee._fast import fast_constructor
 from referee.errors import ImpossibleTableError
-from referee.types import CasinoId, Colour, format_usd
+from referee.types import CasinoId, Colour, Ownerless, format_usd
 
 __all__ = [
     "CasinoPayout",
@@ -170,8 +170,8 @@ def score_casino(
     # Rank by count, most first; colour order only fixes the listing order of tied owners.
     try:
         ranked = sorted((-count, _COLOUR_ORDER[owner], owner) for owner, count in counts.items() if count > 0)
-    except KeyError as error:
-        raise ImpossibleTableError(f"casino {int(casino)}: {error.args[0]!r} is not a colour") from None
+    except KeyError:
+        ranked = sorted((-count, _order(casino, owner), owner) for owner, count in counts.items() if count > 0)
     if min(counts.values(), default=0) < 0 or min(banknotes, default=1) <= 0:
         _reject(counts, banknotes)
     notes = sorted(banknotes, reverse=True)
@@ -199,6 +199,15 @@ def score_casino(
     returned.sort(reverse=True)
     present = tuple((item[2], -item[0]) for item in ranked)
     return _casino_payout(casino, present, tuple(ties), tuple(ranking), tuple(returned))
+
+
+def _order(casino: CasinoId, owner: object) -> int:
+    """Listing order of an owner: colours in :class:`Colour` order, then dice owned by nobody."""
+    if isinstance(owner, Ownerless):
+        return len(_COLOUR_ORDER) + _COLOUR_ORDER[owner.colour]
+    if owner in _COLOUR_ORDER:
+        return _COLOUR_ORDER[owner]
+    raise ImpossibleTableError(f"casino {int(casino)}: {owner!r} is not a colour")
 
 
 def _reject(counts: Mapping[Colour, int], banknotes: Sequence[int]) -> None:

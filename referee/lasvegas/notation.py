@@ -27,9 +27,9 @@ from __future__ import annotations
 import re
 
 from referee.errors import NotationError, RefereeError
-from referee.events import DiceRolled
-from referee.rules import find_ruleset
-from referee.state import Casino, GameState, Phase
+from referee.lasvegas.events import DiceRolled
+from referee.lasvegas.rules import find_ruleset
+from referee.lasvegas.state import Casino, GameState, Phase
 from referee.types import Colour
 
 __all__ = ["from_notation", "to_notation"]
@@ -180,8 +180,9 @@ def from_notation(text: str) -> GameState:
 
     held_dice = tuple(ruleset.dice_per_player - sum(c.dice[s] for c in casinos) for s in range(n))
     held_biggies = tuple(ruleset.biggies_per_player - sum(c.biggies[s] for c in casinos) for s in range(n))
-    state = GameState(ruleset, players, neutral, round_number, phase, turn, casinos, held_dice,
-                      held_biggies, held_neutral, roll, won)  # fmt: skip
+    state = GameState(ruleset=ruleset, players=players, neutral=neutral, round=round_number, phase=phase,
+                      turn=turn, start=(round_number - 1) % n, casinos=casinos, held_dice=held_dice,
+                      held_biggies=held_biggies, held_neutral=held_neutral, roll=roll, won=won)  # fmt: skip
     _check(state)
     return state
 

@@ -1,7 +1,7 @@
 """From settled table readings to refereed events: the camera's side of the referee.
 
 A camera cannot say "red places two 3s"; it sees the table change. :class:`Observer` holds the game
-state and turns each settled :class:`~referee.table.TableSnapshot` (a reading taken once the table
+state and turns each settled :class:`~referee.readings.TableSnapshot` (a reading taken once the table
 is still) into what happened, judged by the rules:
 
 - a roll is the current player's dice appearing in the rolling area (the tray);
@@ -45,7 +45,7 @@ seen among those left (the event's ``reason`` says so: only their count matters 
 
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
-    >>> from referee.simulate import Dealer
+    >>> from referee.lasvegas.simulate import Dealer
     >>> import random
     >>> dealer = Dealer(find_ruleset("las-vegas"), random.Random(1))
     >>> observer = Observer(new_game(find_ruleset("las-vegas"), ["red", "blue"]), deal=virtual_deal(dealer))
@@ -66,13 +66,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from referee.camera import canonical_event
 from referee.errors import IllegalEventError
-from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
-from referee.narrate import describe
-from referee.simulate import Dealer
-from referee.state import GameState, Phase, apply
-from referee.table import DieReading, Problem, TableSnapshot, findings
+from referee.lasvegas.camera import canonical_event
+from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.narrate import describe
+from referee.lasvegas.simulate import Dealer
+from referee.lasvegas.state import GameState, Phase, apply
+from referee.lasvegas.table import Problem, findings
+from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
 __all__ = ["Observer", "Verdict", "canonical_history", "seeded_deal", "virtual_deal"]
@@ -140,10 +141,10 @@ class Verdict:
 
 
 def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
-    """Deals each round from a virtual pile (``referee.simulate.Dealer``), as the web page shows it.
+    """Deals each round from a virtual pile (``referee.lasvegas.simulate.Dealer``), as the web page shows it.
 
     The notes nobody won in the previous round go under the pile first, as the rulebook says (the
-    same order as :func:`referee.simulate.play`, so a seed deals the same game).
+    same order as :func:`referee.lasvegas.simulate.play`, so a seed deals the same game).
     """
     returned: Counter[int] = Counter()
 
@@ -161,7 +162,7 @@ def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
 def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) -> Callable[[GameState], BanknotesDealt]:
     """:func:`virtual_deal` from ``Dealer(rules, random.Random(seed))``, advanced past a game's history.
 
-    ``seed`` deals what :func:`referee.simulate.play` with that seed deals. After a restart the pile
+    ``seed`` deals what :func:`referee.lasvegas.simulate.play` with that seed deals. After a restart the pile
     must be where it was: every deal already in ``history`` is dealt again (and the leftovers put under
     the pile) while the history is replayed from ``initial``.
     """

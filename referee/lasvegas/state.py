@@ -2,7 +2,7 @@
 
 A :class:`GameState` is frozen; ``apply(state, event)`` checks the event against the rules and returns
 the next state, or raises a narrow error whose message a referee can read out. The engine holds no
-random number generator, clock or I/O: rolls and deals arrive as events (see :mod:`referee.events`),
+random number generator, clock or I/O: rolls and deals arrive as events (see :mod:`referee.lasvegas.events`),
 and :func:`next_actor` returns :data:`CHANCE` when the next event is one of those.
 """
 
@@ -14,19 +14,28 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee._fast import fast_constructor
+from referee._fast import fast_constructor, fast_evolve
 from referee.errors import (
-    IllegalDealError,
     IllegalEventError,
     IllegalPlacementError,
     IllegalRollError,
     OutOfTurnError,
     UnknownRuleSetError,
 )
-from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
-from referee.rules import RuleSet
-from referee.scoring import CasinoPayout, Outcome, RoundPayout, Standing, Termination, rank_standings, score_casino
-from referee.types import CasinoId, Colour, format_usd
+from referee.game import CHANCE, GAME_OVER, SETTLEMENT, Turn
+from referee.game import replay as _replay
+from referee.lasvegas.events import (
+    BanknotesDealt,
+    DicePlaced,
+    DiceRolled,
+    Event,
+    NeutralDiceRolled,
+    Passed,
+    RoundScored,
+)
+from referee.lasvegas.rules import RuleSet
+from referee.lasvegas.scoring import CasinoPayout, Outcome, RoundPayout, Standing, Termination
+from referee.types import CasinoId, Colour
 
 __all__ = [
     "CHANCE",
@@ -67,25 +76,6 @@ class Phase(enum.Enum):
     """The game has ended."""
 
 
-class Turn(enum.Enum):
-    """What :func:`next_actor` returns when no player is to decide."""
-
-    CHANCE = "chance"
-    """The next event is a deal or a roll."""
-    SETTLEMENT = "settlement"
-    """The next event is :class:`~referee.events.RoundScored`."""
-    GAME_OVER = "game over"
-    """No event is accepted any more."""
-
-    def __repr__(self) -> str:
-        return f"Turn.{self.name}"
-
-
-CHANCE = Turn.CHANCE
-SETTLEMENT = Turn.SETTLEMENT
-GAME_OVER = Turn.GAME_OVER
-
-
 @dataclass(frozen=True, slots=True)
 class Casino:
     """What lies at one casino."""
@@ -114,7 +104,7 @@ class GameState:
     """A complete, immutable state of a game.
 
     Build the first one with :func:`new_game`, then feed events to :func:`apply`.
-    ``str(state)`` is its table notation (see :mod:`referee.notation`), and ``repr`` evaluates back.
+    ``str(state)`` is its table notation (see :mod:`referee.lasvegas.notation`), and ``repr`` evaluates back.
 
     Example:
         >>> from referee import find_ruleset
@@ -139,6 +129,8 @@ class GameState:
     """Where in the round the game is."""
     turn: int
     """Seat index of the player to act (roll or place), or -1."""
+    start: int
+    """Seat index of this round's start player (Las Vegas: the start card passes left each round)."""
     casinos: tuple[Casino, ...]
     """The six casinos, casino 1 first."""
     held_dice: tuple[int, ...]
@@ -151,13 +143,39 @@ class GameState:
     """The roll waiting to be placed (faces sorted), or None."""
     won: tuple[tuple[int, ...], ...]
     """Notes each player has won, in the order won."""
-    history: tuple[Event, ...] = field(default=(), compare=False, repr=False)
-    """Every event applied since :func:`new_game`; not part of equality or notation."""
+    resources: tuple[tuple[int, ...], ...] = ()
+    """Per player, how many of each resource the rule set's hooks name he has (Las Vegas: none)."""
+    log: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
+    """The events applied since :func:`new_game`, newest first, as ``(earlier log, event)`` pairs
+    (appending is then constant time); read them as :attr:`history`."""
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """Every event applied since :func:`new_game`, oldest first; not part of equality or notation."""
+        events = []
+        log = self.log
+        while log is not None:
+            log, event = log
+            events.append(event)
+        events.reverse()
+        return tuple(events)
 
     @property
     def start_seat(self) -> int:
-        """Seat of this round's start player (the start card passes left each round)."""
-        return (self.round - 1) % len(self.players)
+        """Seat of this round's start player."""
+        return self.start
+
+    def resource(self, name: str) -> tuple[int, ...]:
+        """How many of a resource (e.g. chips) each player has, in seat order.
+
+        Raises:
+            KeyError: if the rule set has no such resource.
+        """
+        names = [resource for resource, _ in self.ruleset.hooks.resources]
+        if name not in names:
+            raise KeyError(f"{self.ruleset.name} has no {name!r}; its resources: {', '.join(names) or 'none'}")
+        index = names.index(name)
+        return tuple(held[index] for held in self.resources)
 
     @property
     def to_act(self) -> Colour | None:
@@ -204,8 +222,8 @@ class GameState:
         return {player: sum(notes) for player, notes in zip(self.players, self.won, strict=True)}
 
     def to_notation(self) -> str:
-        """The canonical table notation (see :mod:`referee.notation`)."""
-        from referee.notation import to_notation
+        """The canonical table notation (see :mod:`referee.lasvegas.notation`)."""
+        from referee.lasvegas.notation import to_notation
 
         return to_notation(self)
 
@@ -216,7 +234,7 @@ class GameState:
         Raises:
             NotationError: if the text is malformed or describes an impossible state.
         """
-        from referee.notation import from_notation
+        from referee.lasvegas.notation import from_notation
 
         return from_notation(text)
 
@@ -227,8 +245,10 @@ class GameState:
         return f"GameState.from_notation({self.to_notation()!r})"
 
 
-_state = fast_constructor(GameState)
+_evolve = fast_evolve(GameState)
+"""``_evolve(state, phase=..., turn=...)``: a copy with the named fields changed (no checks)."""
 _casino = fast_constructor(Casino)
+_roll_event = fast_constructor(DiceRolled)
 
 
 def new_game(
@@ -239,7 +259,7 @@ def new_game(
     """Starts a game, before the first deal.
 
     Args:
-        ruleset: the rules (see :func:`referee.rules.find_ruleset`).
+        ruleset: the rules (see :func:`referee.lasvegas.rules.find_ruleset`).
         players: player colours in seat order, clockwise, starting with the start player of round 1.
         neutral: colour of the neutral dice when the rule set has them (ignored otherwise).
 
@@ -268,12 +288,14 @@ def new_game(
         round=1,
         phase=Phase.DEAL,
         turn=-1,
+        start=0,
         casinos=(_empty_casino(n),) * ruleset.casinos,
         held_dice=held_dice,
         held_biggies=held_biggies,
         held_neutral=held_neutral,
         roll=None,
         won=((),) * n,
+        resources=(tuple(count for _, count in ruleset.hooks.resources),) * n if ruleset.hooks.resources else (),
     )
 
 
@@ -303,7 +325,7 @@ def next_actor(state: GameState) -> Colour | Turn:
 def _wrong_phase(state: GameState, what: str) -> IllegalEventError:
     expected = {
         Phase.DEAL: "banknotes must be dealt first",
-        Phase.PREROLL: f"{state.players[state.start_seat]} must first roll the spare neutral dice",
+        Phase.PREROLL: f"{state.players[state.start]} must first roll the spare neutral dice",
         Phase.ROLL: f"{state.to_act} must roll first",
         Phase.PLACE: f"{state.to_act} must place dice first",
         Phase.SETTLE: "every die is placed: the round must be settled",
@@ -315,53 +337,14 @@ def _wrong_phase(state: GameState, what: str) -> IllegalEventError:
 def _deal(state: GameState, event: BanknotesDealt) -> GameState:
     if state.phase is not Phase.DEAL:
         raise _wrong_phase(state, "deal")
-    rules = state.ruleset
-    casinos = event.casinos
-    if not isinstance(casinos, tuple | list) or len(casinos) != rules.casinos:
-        raise IllegalDealError(f"a deal gives notes to each of the {rules.casinos} casinos")
-    denominations = rules.deck_counts()
-    pile = state.pile()
-    dealt: Counter[int] = Counter()
-    minimum = rules.minimum_usd_for(len(state.players))
-    short = 0
-    for number, notes in enumerate(casinos, start=1):
-        for note in notes:
-            if isinstance(note, bool) or note not in denominations:
-                values = ", ".join(format_usd(v) for v in sorted(denominations))
-                raise IllegalDealError(f"casino {number}: {note!r} is not a banknote of this game ({values})")
-        dealt.update(notes)
-        total = sum(notes)
-        if short and notes:
-            raise IllegalDealError(
-                f"casino {short} holds less than {format_usd(minimum)} but casino {number} got notes: each "
-                "casino is dealt up to the minimum before the next"
-            )
-        if total < minimum:
-            short = short or number
-        elif total - max(notes) >= minimum:
-            raise IllegalDealError(
-                f"casino {number} got {format_usd(total)}: dealing stops as soon as a casino holds "
-                f"{format_usd(minimum)}, so its last note was one too many"
-            )
-    for note, count in sorted(dealt.items()):
-        if count > pile[note]:
-            raise IllegalDealError(f"{count} notes of {format_usd(note)} dealt but the pile holds {pile[note]}")
-    if short and sum(pile.values()) > sum(dealt.values()):
-        raise IllegalDealError(
-            f"casino {short} holds less than {format_usd(minimum)} although the pile still has notes"
-        )
-    n = len(state.players)
+    state.ruleset.hooks.deal(state, event)
     tables = tuple(
         _casino(c.dice, c.biggies, c.neutral, tuple(sorted(notes, reverse=True)))
-        for c, notes in zip(state.casinos, casinos, strict=True)
+        for c, notes in zip(state.casinos, event.casinos, strict=True)
     )
-    preroll = rules.neutral_preroll_for(n)
-    return _state(
-        state.ruleset, state.players, state.neutral, state.round,
-        Phase.PREROLL if preroll else Phase.ROLL, -1 if preroll else state.start_seat,
-        tables, state.held_dice, state.held_biggies, state.held_neutral, None, state.won,
-        (*state.history, event),
-    )  # fmt: skip
+    preroll = state.ruleset.neutral_preroll_for(len(state.players))
+    return _evolve(state, phase=Phase.PREROLL if preroll else Phase.ROLL, turn=-1 if preroll else state.start,
+                   casinos=tables, log=(state.log, event))  # fmt: skip
 
 
 _FACE_SET = frozenset(range(1, 7))
@@ -369,9 +352,13 @@ _INT_TYPE = {int}
 
 
 def _check_faces(values: Sequence[int], owner: object, kind: str) -> tuple[int, ...]:
-    """The faces sorted, after checking each is an int from 1 to 6 (fast path first)."""
+    """The faces sorted, after checking each is an int from 1 to 6 (fast path first).
+
+    ``values`` itself is returned when it is already a sorted tuple, so a roll needs no copy.
+    """
     if _FACE_SET.issuperset(values) and _INT_TYPE.issuperset(map(type, values)):
-        return tuple(sorted(values))
+        faces = tuple(sorted(values))
+        return values if faces == values and type(values) is tuple else faces
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
             raise IllegalRollError(f"{owner}'s {kind} shows {value!r}: a die shows 1 to 6")
@@ -389,11 +376,7 @@ def _neutral_preroll(state: GameState, event: NeutralDiceRolled) -> GameState:
     for value in values:
         c = tables[value - 1]
         tables[value - 1] = _casino(c.dice, c.biggies, c.neutral + 1, c.banknotes)
-    return _state(
-        state.ruleset, state.players, state.neutral, state.round, Phase.ROLL, state.start_seat,
-        tuple(tables), state.held_dice, state.held_biggies, state.held_neutral, None, state.won,
-        (*state.history, event),
-    )  # fmt: skip
+    return _evolve(state, phase=Phase.ROLL, turn=state.start, casinos=tuple(tables), log=(state.log, event))
 
 
 def _turn_seat(state: GameState, player: Colour, action: str) -> int:
@@ -409,7 +392,9 @@ def _roll(state: GameState, event: DiceRolled) -> GameState:
     if state.phase is not Phase.ROLL:
         raise _wrong_phase(state, "roll")
     player = event.player
-    seat = _turn_seat(state, player, "")
+    seat = state.turn
+    if state.players[seat] is not player:
+        _turn_seat(state, player, "")
     dice = _check_faces(event.dice, player, "die")
     biggies = _check_faces(event.biggies, player, "Biggy") if event.biggies else ()
     neutral = _check_faces(event.neutral, player, "neutral die") if event.neutral else ()
@@ -420,11 +405,11 @@ def _roll(state: GameState, event: DiceRolled) -> GameState:
                 raise IllegalRollError(
                     f"{player} rolled {len(rolled)} {kind} but holds {have}: every die still held must be rolled"
                 )
-    return _state(
-        state.ruleset, state.players, state.neutral, state.round, Phase.PLACE, seat, state.casinos,
-        state.held_dice, state.held_biggies, state.held_neutral, DiceRolled(player, dice, biggies, neutral),
-        state.won, (*state.history, event),
-    )  # fmt: skip
+    if dice is not event.dice or biggies is not event.biggies or neutral is not event.neutral:
+        event_sorted = _roll_event(player, dice, biggies, neutral)
+    else:
+        event_sorted = event
+    return _evolve(state, phase=Phase.PLACE, roll=event_sorted, log=(state.log, event))
 
 
 def _count_word(count: int, value: int) -> str:
@@ -434,23 +419,26 @@ def _count_word(count: int, value: int) -> str:
 def _place(state: GameState, event: DicePlaced) -> GameState:
     if state.phase is not Phase.PLACE:
         raise _wrong_phase(state, "placement")
-    player = event.player
-    seat = _turn_seat(state, player, " to place")
+    seat = state.turn
+    if state.players[seat] is not event.player:
+        _turn_seat(state, event.player, " to place")
     value = event.casino
     if type(value) is not int or not 1 <= value <= 6:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
             raise IllegalPlacementError(f"there is no casino {value!r}: casinos are numbered 1 to 6")
         value = int(value)  # a CasinoId
-    placed = (event.dice, event.biggies, event.neutral)
-    if not _INT_TYPE.issuperset(map(type, placed)) or min(placed) < 0:
-        raise IllegalPlacementError(f"numbers of dice placed must be whole numbers >= 0, got {placed!r}")
+    n_dice, n_biggies, n_neutral = event.dice, event.biggies, event.neutral
     roll = state.roll
     assert roll is not None
-    showing = (roll.dice.count(value), roll.biggies.count(value), roll.neutral.count(value))
-    if placed != showing:
+    if (type(n_dice) is not int or type(n_biggies) is not int or type(n_neutral) is not int
+            or n_dice != roll.dice.count(value) or n_biggies != roll.biggies.count(value)
+            or n_neutral != roll.neutral.count(value) or not (n_dice or n_biggies or n_neutral)):  # fmt: skip
+        placed = (n_dice, n_biggies, n_neutral)
+        if not _INT_TYPE.issuperset(map(type, placed)) or min(placed) < 0:
+            raise IllegalPlacementError(f"numbers of dice placed must be whole numbers >= 0, got {placed!r}")
+        showing = (roll.dice.count(value), roll.biggies.count(value), roll.neutral.count(value))
         _explain_placement(state, seat, value, placed, showing)
     c = state.casinos[value - 1]
-    n_dice, n_biggies, n_neutral = placed
     if n_dice or n_biggies:
         dice = list(c.dice)
         dice[seat] += n_dice
@@ -460,20 +448,49 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
     else:
         c = _casino(c.dice, c.biggies, c.neutral + n_neutral, c.banknotes)
     tables = (*state.casinos[: value - 1], c, *state.casinos[value:])
-    held_dice = _minus(state.held_dice, seat, n_dice)
-    held_biggies = _minus(state.held_biggies, seat, n_biggies)
-    held_neutral = _minus(state.held_neutral, seat, n_neutral)
-    n = len(state.players)
-    phase, turn = Phase.SETTLE, -1
-    for step in range(1, n + 1):  # clockwise from the next player; players without dice are skipped
+    held_dice = _minus(state.held_dice, seat, n_dice) if n_dice else state.held_dice
+    held_biggies = _minus(state.held_biggies, seat, n_biggies) if n_biggies else state.held_biggies
+    held_neutral = _minus(state.held_neutral, seat, n_neutral) if n_neutral else state.held_neutral
+    phase, turn = _next_turn(seat, held_dice, held_biggies, held_neutral)
+    after = _evolve(state, phase=phase, turn=turn, casinos=tables, held_dice=held_dice, held_biggies=held_biggies,
+                    held_neutral=held_neutral, roll=None, log=(state.log, event))  # fmt: skip
+    tiles = state.ruleset.hooks.tiles
+    if tiles:
+        for tile in tiles:
+            if tile.casino == value:
+                after = tile.on_placed(after, event)
+    return after
+
+
+def _next_turn(seat: int, held_dice: tuple[int, ...], held_biggies: tuple[int, ...],
+               held_neutral: tuple[int, ...]) -> tuple[Phase, int]:  # fmt: skip
+    """Who rolls next: clockwise from the next seat, players without dice skipped; else the settlement."""
+    n = len(held_dice)
+    for step in range(1, n + 1):
         s = (seat + step) % n
         if held_dice[s] or held_biggies[s] or held_neutral[s]:
-            phase, turn = Phase.ROLL, s
-            break
-    return _state(
-        state.ruleset, state.players, state.neutral, state.round, phase, turn, tables,
-        held_dice, held_biggies, held_neutral, None, state.won, (*state.history, event),
-    )  # fmt: skip
+            return Phase.ROLL, s
+    return Phase.SETTLE, -1
+
+
+def _pass(state: GameState, event: Passed) -> GameState:
+    """A pass: the player pays what the rules ask, takes his rolled dice back and places nothing."""
+    cost = state.ruleset.hooks.pass_cost
+    if cost is None:
+        raise IllegalEventError(f"{state.ruleset.name} has no pass: a player must place dice after rolling")
+    if state.phase is not Phase.PLACE:
+        raise _wrong_phase(state, "pass")
+    seat = _turn_seat(state, event.player, " to place")
+    names = [name for name, _ in state.ruleset.hooks.resources]
+    held = list(state.resources[seat])
+    for name, count in cost:
+        index = names.index(name)
+        if held[index] < count:
+            raise IllegalEventError(f"{event.player} has {held[index]} {name}: a pass costs {count}")
+        held[index] -= count
+    resources = (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :])
+    phase, turn = _next_turn(seat, state.held_dice, state.held_biggies, state.held_neutral)
+    return _evolve(state, phase=phase, turn=turn, roll=None, resources=resources, log=(state.log, event))
 
 
 def _explain_placement(state: GameState, seat: int, value: int, placed: tuple[int, int, int],
@@ -519,14 +536,24 @@ def _score(state: GameState, event: RoundScored) -> GameState:
     notes = payout.notes_won()
     won = tuple(previous + tuple(notes.get(p, ())) for p, previous in zip(state.players, state.won, strict=True))
     rules = state.ruleset
+    hooks = rules.hooks
     n = len(state.players)
     last = state.round >= rules.rounds
-    return _state(
-        rules, state.players, state.neutral, state.round if last else state.round + 1,
-        Phase.OVER if last else Phase.DEAL, -1, (_empty_casino(n),) * rules.casinos,
-        *_full_hands(rules, n),
-        None, won, (*state.history, event),
+    held_dice, held_biggies, held_neutral = _full_hands(rules, n)
+    resources = state.resources
+    if hooks.resources_per_round and not last:
+        extra = dict(hooks.resources_per_round)
+        gains = tuple(extra.get(name, 0) for name, _ in hooks.resources)
+        resources = tuple(tuple(have + gain for have, gain in zip(held, gains, strict=True)) for held in resources)
+    after = _evolve(
+        state, round=state.round if last else state.round + 1, phase=Phase.OVER if last else Phase.DEAL, turn=-1,
+        start=state.start if last else hooks.next_start(state), casinos=(_empty_casino(n),) * rules.casinos,
+        held_dice=held_dice, held_biggies=held_biggies, held_neutral=held_neutral, roll=None, won=won,
+        resources=resources, log=(state.log, event),
     )  # fmt: skip
+    for tile in hooks.tiles:
+        after = tile.at_round_end(after)
+    return after
 
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
@@ -534,6 +561,7 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     NeutralDiceRolled: _neutral_preroll,
     DiceRolled: _roll,
     DicePlaced: _place,
+    Passed: _pass,
     RoundScored: _score,
 }
 
@@ -567,12 +595,8 @@ def replay(state: GameState, events: Sequence[Event]) -> GameState:
     Raises:
         IllegalEventError: at the first illegal event, with its position in the message.
     """
-    for index, event in enumerate(events):
-        try:
-            state = apply(state, event)
-        except IllegalEventError as error:
-            raise type(error)(f"event {index + 1}: {error}") from error
-    return state
+    result: GameState = _replay(state, events)
+    return result
 
 
 def place_all(state: GameState, casino: int) -> DicePlaced:
@@ -604,12 +628,22 @@ def preview(state: GameState) -> RoundPayout:
 
 
 def _score_table(state: GameState, number: int, neutral: tuple[Colour, ...]) -> CasinoPayout:
-    return score_casino(CasinoId(number), state.counts(number), state.casinos[number - 1].banknotes, neutral)
+    hooks = state.ruleset.hooks
+    casino = CasinoId(number)
+    payout: CasinoPayout = hooks.pay(casino, state.counts(number), state.casinos[number - 1].banknotes, neutral)
+    if hooks.tiles:
+        for tile in hooks.tiles:
+            if tile.casino == number:
+                payout = tile.before_payout(state, payout)
+    return payout
 
 
 def standings(state: GameState) -> tuple[Standing, ...]:
-    """Players ranked by money won so far, then by number of banknotes (ties share a rank)."""
-    return rank_standings(dict(zip(state.players, state.won, strict=True)))
+    """Players ranked as the rules say (the rule set's hooks).
+
+    In Las Vegas: by money won so far, then by number of notes; ties share a rank.
+    """
+    return state.ruleset.hooks.rank(state)
 
 
 def outcome(state: GameState) -> Outcome | None:

@@ -1,4 +1,4 @@
-"""Events: everything that happens at the table, as frozen inputs to :func:`referee.state.apply`.
+"""Events: everything that happens at the table, as frozen inputs to :func:`referee.lasvegas.state.apply`.
 
 Chance (the banknotes dealt, the faces rolled) is an input like any other, never drawn inside the
 engine, so a camera can feed what really happened and any game replays from its event list.
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from referee.types import Colour
 
-__all__ = ["BanknotesDealt", "DicePlaced", "DiceRolled", "Event", "NeutralDiceRolled", "RoundScored"]
+__all__ = ["BanknotesDealt", "DicePlaced", "DiceRolled", "Event", "NeutralDiceRolled", "Passed", "RoundScored"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +77,21 @@ class DicePlaced:
 
 
 @dataclass(frozen=True, slots=True)
+class Passed:
+    """A player who rolled places nothing and takes his dice back, paying what the rules ask.
+
+    Las Vegas has no pass (the engine refuses it); a rule set whose hooks give a pass cost allows it
+    (Las Vegas Royale: one chip).
+    """
+
+    player: Colour
+    """Whose turn it is."""
+
+
+@dataclass(frozen=True, slots=True)
 class RoundScored:
     """The round's settlement was carried out: notes paid, leftovers under the pile, dice returned."""
 
 
-Event = BanknotesDealt | NeutralDiceRolled | DiceRolled | DicePlaced | RoundScored
+Event = BanknotesDealt | NeutralDiceRolled | DiceRolled | DicePlaced | Passed | RoundScored
 """Any event the engine accepts."""

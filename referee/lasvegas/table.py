@@ -1,83 +1,40 @@
-"""What a camera reads off the table, and the checks that keep impossible readings from the referee.
+"""Las Vegas on the table: the dice a state shows, and the checks that keep impossible readings out.
 
-The vision pipeline turns a stable frame into a :class:`TableSnapshot` written in referee types (the
-referee never sees a bounding box). :func:`validate` says, as :class:`Problem` flags, why a snapshot
-cannot be right for a game state, so the pipeline can hold an implausible reading back instead of
-feeding it to the referee. :meth:`TableSnapshot.from_state` is the reverse: the dice a state says lie
-on the table, which is also how synthetic training images get their labels.
+:func:`snapshot_of` is the :class:`~referee.readings.TableSnapshot` a state shows (the roll waiting to
+be placed lies in the tray); :func:`validate` says, as :class:`Problem` flags, why a reading cannot
+be right for a state, so the pipeline can hold an implausible reading back instead of feeding it on.
 """
 
 from __future__ import annotations
 
 import enum
 from collections import Counter
-from dataclasses import dataclass
 
-from referee.state import GameState, Phase
+from referee.lasvegas.state import GameState, Phase
+from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
-__all__ = ["DieReading", "Problem", "TableSnapshot", "findings", "validate"]
+__all__ = ["Problem", "findings", "snapshot_of", "validate"]
 
 
-@dataclass(frozen=True, slots=True)
-class DieReading:
-    """One die as read from an image.
-
-    Example:
-        >>> DieReading(Colour.RED, big=False, pips=5, confidence=0.97)
-        DieReading(colour=Colour.RED, big=False, pips=5, confidence=0.97, track=-1, size_mm=0.0)
-    """
-
-    colour: Colour
-    """The colour read (owner, or the neutral colour)."""
-    big: bool
-    """True for a Biggy (judged by size on the table plane)."""
-    pips: int
-    """The face read, 1..6; 0 when it could not be read."""
-    confidence: float = 1.0
-    """The reader's confidence, 0..1."""
-    track: int = -1
-    """The tracker's id for this physical die (-1 when unknown): the same id means the same die, unmoved."""
-    size_mm: float = 0.0
-    """Its size on the table plane, in millimetres (0 when unknown): the referee tells a roll's Biggy by it."""
-
-
-@dataclass(frozen=True, slots=True)
-class TableSnapshot:
-    """The dice on the table at one moment: per casino, and in the rolling area (the tray)."""
-
-    frame_index: int
-    """Index of the frame it was read from."""
-    timestamp_s: float
-    """Time of that frame, in seconds from the start of the source."""
-    casinos: tuple[tuple[DieReading, ...], ...]
-    """Dice resting on each casino, casino 1 first."""
-    tray: tuple[DieReading, ...] = ()
-    """Dice rolled but not yet placed."""
-
-    @classmethod
-    def from_state(cls, state: GameState, frame_index: int = 0, timestamp_s: float = 0.0) -> TableSnapshot:
-        """The dice a game state says lie on the table (the roll waiting to be placed is in the tray)."""
-        casinos = []
-        for number, casino in enumerate(state.casinos, start=1):
-            dice: list[DieReading] = []
-            for player, normal, big in zip(state.players, casino.dice, casino.biggies, strict=True):
-                dice += [DieReading(player, False, number)] * normal + [DieReading(player, True, number)] * big
-            if casino.neutral and state.neutral is not None:
-                dice += [DieReading(state.neutral, False, number)] * casino.neutral
-            casinos.append(tuple(dice))
-        tray: list[DieReading] = []
-        roll = state.roll
-        if roll is not None:
-            tray += [DieReading(roll.player, False, v) for v in roll.dice]
-            tray += [DieReading(roll.player, True, v) for v in roll.biggies]
-            if state.neutral is not None:
-                tray += [DieReading(state.neutral, False, v) for v in roll.neutral]
-        return cls(frame_index, timestamp_s, tuple(casinos), tuple(tray))
-
-    def all_dice(self) -> list[DieReading]:
-        """Every die read, casinos first, then the tray."""
-        return [die for casino in self.casinos for die in casino] + list(self.tray)
+def snapshot_of(state: GameState, frame_index: int = 0, timestamp_s: float = 0.0) -> TableSnapshot:
+    """The dice a game state says lie on the table (the roll waiting to be placed is in the tray)."""
+    casinos = []
+    for number, casino in enumerate(state.casinos, start=1):
+        dice: list[DieReading] = []
+        for player, normal, big in zip(state.players, casino.dice, casino.biggies, strict=True):
+            dice += [DieReading(player, False, number)] * normal + [DieReading(player, True, number)] * big
+        if casino.neutral and state.neutral is not None:
+            dice += [DieReading(state.neutral, False, number)] * casino.neutral
+        casinos.append(tuple(dice))
+    tray: list[DieReading] = []
+    roll = state.roll
+    if roll is not None:
+        tray += [DieReading(roll.player, False, v) for v in roll.dice]
+        tray += [DieReading(roll.player, True, v) for v in roll.biggies]
+        if state.neutral is not None:
+            tray += [DieReading(state.neutral, False, v) for v in roll.neutral]
+    return TableSnapshot(frame_index, timestamp_s, tuple(casinos), tuple(tray))
 
 
 class Problem(enum.IntFlag):
@@ -140,7 +97,7 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
                 found.append((Problem.TOO_MANY_BIGGIES,
                               f"{big[colour]} {colour} Biggys: a player has {rules.biggies_per_player}"))  # fmt: skip
     if state.phase in (Phase.ROLL, Phase.PLACE, Phase.SETTLE):
-        expected = TableSnapshot.from_state(state)
+        expected = snapshot_of(state)
         for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=False), start=1):
             have = Counter(d.colour for d in seen)
             for colour, count in Counter(d.colour for d in placed).items():

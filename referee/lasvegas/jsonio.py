@@ -1,5 +1,15 @@
 """JSON shapes shared by the command line, the camera pipeline and the web page.
 
+Events are JSON objects ``{"event": kind, ...}`` (:func:`event_to_json`), one per line of a game
+record (:mod:`referee.record`)::
+
+    {"event": "dealt", "casinos": [[60000], [50000], [90000], [70000], [80000], [10000, 40000]]}
+    {"event": "rolled", "player": "red", "dice": [1, 2, 3, 3, 5, 6, 6, 6]}
+    {"event": "placed", "player": "red", "casino": 6, "dice": 3}
+    {"event": "scored"}
+
+Optional fields (``biggies``, ``neutral``) are written only when non-empty.
+
 The *table* shape (input of ``dice-referee settle``, ``casinos`` of the ``watch`` lines)::
 
     {"game": "las-vegas", "neutral": ["white"],
@@ -27,21 +37,102 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import ImpossibleTableError, NotationError
-from referee.rules import VARIANTS, RuleSet, find_ruleset
-from referee.scoring import CasinoPayout, RoundPayout, score_casino
-from referee.state import GameState, preview
+from referee.lasvegas.events import (
+    BanknotesDealt,
+    DicePlaced,
+    DiceRolled,
+    Event,
+    NeutralDiceRolled,
+    Passed,
+    RoundScored,
+)
+from referee.lasvegas.rules import VARIANTS, RuleSet, find_ruleset
+from referee.lasvegas.scoring import CasinoPayout, RoundPayout, score_casino
+from referee.lasvegas.state import GameState, preview
 from referee.types import CasinoId, Colour
 
 __all__ = [
     "Table",
     "TableCasino",
     "casino_to_json",
+    "event_from_json",
+    "event_to_json",
     "payout_to_json",
     "settle_json",
     "state_table_json",
     "table_from_json",
     "table_view_json",
 ]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """One event as a JSON-ready dict."""
+    if isinstance(event, BanknotesDealt):
+        return {"event": "dealt", "casinos": [list(notes) for notes in event.casinos]}
+    if isinstance(event, NeutralDiceRolled):
+        return {"event": "neutral-rolled", "values": list(event.values)}
+    if isinstance(event, DiceRolled):
+        out: dict[str, Any] = {"event": "rolled", "player": event.player.value, "dice": list(event.dice)}
+        if event.biggies:
+            out["biggies"] = list(event.biggies)
+        if event.neutral:
+            out["neutral"] = list(event.neutral)
+        return out
+    if isinstance(event, DicePlaced):
+        out = {"event": "placed", "player": event.player.value, "casino": int(event.casino), "dice": event.dice}
+        if event.biggies:
+            out["biggies"] = event.biggies
+        if event.neutral:
+            out["neutral"] = event.neutral
+        return out
+    if isinstance(event, Passed):
+        return {"event": "passed", "player": event.player.value}
+    if isinstance(event, RoundScored):
+        return {"event": "scored"}
+    raise NotationError(f"not an event: {event!r}")
+
+
+def _ints(obj: dict[str, Any], key: str, default: Any = None) -> tuple[int, ...]:
+    value = obj.get(key, default)
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise NotationError(f"{key!r} must be a list of whole numbers, got {value!r}")
+    return tuple(value)
+
+
+def _int(obj: dict[str, Any], key: str, default: Any = None) -> int:
+    value = obj.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise NotationError(f"{key!r} must be a whole number, got {value!r}")
+    return value
+
+
+def event_from_json(obj: Any) -> Event:
+    """Parses one event dict (as written by :func:`event_to_json`).
+
+    Raises:
+        NotationError: for an unknown event type or a missing or mistyped field.
+    """
+    if not isinstance(obj, dict):
+        raise NotationError(f"an event is a JSON object, got {obj!r}")
+    kind = obj.get("event")
+    if kind == "dealt":
+        casinos = obj.get("casinos")
+        if not isinstance(casinos, list):
+            raise NotationError(f"'casinos' must be a list of note lists, got {casinos!r}")
+        return BanknotesDealt(tuple(_ints({"notes": c}, "notes") for c in casinos))
+    if kind == "neutral-rolled":
+        return NeutralDiceRolled(_ints(obj, "values"))
+    if kind == "rolled":
+        return DiceRolled(Colour.from_str(obj.get("player")), _ints(obj, "dice"), _ints(obj, "biggies", []),
+                          _ints(obj, "neutral", []))  # fmt: skip
+    if kind == "placed":
+        return DicePlaced(Colour.from_str(obj.get("player")), _int(obj, "casino"), _int(obj, "dice"),
+                          _int(obj, "biggies", 0), _int(obj, "neutral", 0))  # fmt: skip
+    if kind == "passed":
+        return Passed(Colour.from_str(obj.get("player")))
+    if kind == "scored":
+        return RoundScored()
+    raise NotationError(f"unknown event {kind!r}; events: dealt, neutral-rolled, rolled, placed, passed, scored")
 
 
 @dataclass(frozen=True, slots=True)

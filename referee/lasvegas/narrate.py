@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from referee.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
-from referee.scoring import RoundPayout
-from referee.state import GameState
+from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.scoring import RoundPayout
+from referee.lasvegas.state import GameState
 from referee.types import format_usd
 
 __all__ = ["describe", "describe_payout"]

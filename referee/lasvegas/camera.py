@@ -14,7 +14,7 @@ may explain a reading:
 Example:
     >>> from referee import find_ruleset, new_game, DieReading, TableSnapshot, Colour
     >>> from referee.interpret import Interpreter
-    >>> from referee.events import BanknotesDealt
+    >>> from referee.lasvegas.events import BanknotesDealt
     >>> deal = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (20_000, 30_000), (10_000, 40_000)))
     >>> interpreter = Interpreter(LasVegasCamera(), new_game(find_ruleset("las-vegas"), ["red", "blue"]),
     ...                           deal=lambda state: deal)
@@ -34,13 +34,15 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
 
 from referee.errors import IllegalEventError
-from referee.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.interpret.decode import Candidate
 from referee.interpret.model import ObservationModel
 from referee.interpret.table import Expected, Reading, Table
-from referee.narrate import describe
-from referee.state import GameState, Phase, apply, legal_placements, place_all
-from referee.table import DieReading, Problem, TableSnapshot, findings
+from referee.lasvegas import GAME
+from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.narrate import describe
+from referee.lasvegas.state import GameState, Phase, apply, legal_placements, place_all
+from referee.lasvegas.table import Problem, findings
+from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
 __all__ = ["LasVegasCamera", "canonical_event"]
@@ -67,7 +69,7 @@ class LasVegasCamera:
 
     @staticmethod
     def apply(state: GameState, event: Event) -> GameState:
-        """:func:`referee.state.apply`."""
+        """:func:`referee.lasvegas.state.apply`."""
         return apply(state, event)
 
     @staticmethod
@@ -91,8 +93,7 @@ class LasVegasCamera:
     @staticmethod
     def key(state: GameState) -> Hashable:
         """What the rest of the round depends on: histories that reach the same key have the same future."""
-        return (state.round, state.phase, state.turn, state.casinos, state.held_dice, state.held_biggies,
-                state.held_neutral, state.roll)  # fmt: skip
+        return GAME.key(state)
 
     @staticmethod
     def canonical(event: Event) -> Hashable:

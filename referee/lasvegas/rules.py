@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import UnknownRuleSetError
+from referee.lasvegas.hooks import LAS_VEGAS_HOOKS, Hooks
 
 __all__ = ["RULESETS", "VARIANTS", "RuleSet", "Variant", "find_ruleset"]
 
@@ -61,6 +62,9 @@ class RuleSet:
     """``(players, dice each player rolls)`` for neutral dice; empty when the variant is off."""
     neutral_preroll: Table = ()
     """``(players, dice)`` the start player rolls and places before the first turn of each round."""
+    hooks: Hooks = LAS_VEGAS_HOOKS
+    """Behaviour that differs from Las Vegas (deal, payout, start player, pass, tiles): see
+    :mod:`referee.lasvegas.hooks`."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_players <= self.max_players:

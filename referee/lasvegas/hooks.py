@@ -1,0 +1,148 @@
+"""Where a casino dice game behaves differently from Las Vegas: the engine's extension points.
+
+Numbers are data (:class:`~referee.lasvegas.rules.RuleSet`); behaviour that differs is a hook
+here, each a small function or object with Las Vegas's behaviour as the default. A relative of the
+game (Las Vegas Royale: pairs of money cards, chips to pass, casino tiles, a start player chosen by
+casino 6) is a rule set whose :class:`Hooks` replace some of these, with no change to the engine:
+
+- :attr:`Hooks.deal`: which notes a deal may give each casino (Las Vegas: up to the minimum bank);
+- :attr:`Hooks.next_start`: who starts the next round (Las Vegas: the start card passes left);
+- :attr:`Hooks.pay`: how many notes a casino pays, to whom (Las Vegas: every note, by rank);
+- :attr:`Hooks.rank`: the final standings and their tie-break (Las Vegas: money, then notes);
+- :attr:`Hooks.resources` and :attr:`Hooks.pass_cost`: per-player resources (chips), what a
+  :class:`~referee.lasvegas.events.Passed` move costs (Las Vegas: none, no pass);
+- :attr:`Hooks.tiles`: casino tiles that act when dice are placed on their casino, before it pays
+  out and at the end of a round (Las Vegas: none).
+
+Dice owned by nobody are the other extension point, in the types: Las Vegas's neutral dice are a
+colour no player may use; a game whose extra dice share a colour with a player (Royale's black and
+grey dice beside black and grey players) names them with :class:`~referee.types.Ownerless`, which
+settlement ranks like any owner and never pays.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from referee.errors import IllegalDealError
+from referee.lasvegas.scoring import CasinoPayout, Standing, rank_standings, score_casino
+from referee.types import CasinoId, format_usd
+
+if TYPE_CHECKING:
+    from referee.lasvegas.events import BanknotesDealt, DicePlaced
+    from referee.lasvegas.state import GameState
+
+__all__ = ["LAS_VEGAS_HOOKS", "CasinoTile", "Hooks", "check_minimum_bank", "money_then_notes", "pass_left"]
+
+
+def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
+    """Las Vegas's deal: each casino in turn gets notes until it holds the minimum bank.
+
+    Raises:
+        IllegalDealError: for a note that is not in the pile, a casino dealt past the minimum, or
+            one left short while the pile still has notes.
+    """
+    rules = state.ruleset
+    casinos = event.casinos
+    if not isinstance(casinos, tuple | list) or len(casinos) != rules.casinos:
+        raise IllegalDealError(f"a deal gives notes to each of the {rules.casinos} casinos")
+    denominations = rules.deck_counts()
+    pile = state.pile()
+    dealt: Counter[int] = Counter()
+    minimum = rules.minimum_usd_for(len(state.players))
+    short = 0
+    for number, notes in enumerate(casinos, start=1):
+        for note in notes:
+            if isinstance(note, bool) or note not in denominations:
+                values = ", ".join(format_usd(v) for v in sorted(denominations))
+                raise IllegalDealError(f"casino {number}: {note!r} is not a banknote of this game ({values})")
+        dealt.update(notes)
+        total = sum(notes)
+        if short and notes:
+            raise IllegalDealError(
+                f"casino {short} holds less than {format_usd(minimum)} but casino {number} got notes: each "
+                "casino is dealt up to the minimum before the next"
+            )
+        if total < minimum:
+            short = short or number
+        elif total - max(notes) >= minimum:
+            raise IllegalDealError(
+                f"casino {number} got {format_usd(total)}: dealing stops as soon as a casino holds "
+                f"{format_usd(minimum)}, so its last note was one too many"
+            )
+    for note, count in sorted(dealt.items()):
+        if count > pile[note]:
+            raise IllegalDealError(f"{count} notes of {format_usd(note)} dealt but the pile holds {pile[note]}")
+    if short and sum(pile.values()) > sum(dealt.values()):
+        raise IllegalDealError(
+            f"casino {short} holds less than {format_usd(minimum)} although the pile still has notes"
+        )
+
+
+def pass_left(state: GameState) -> int:
+    """Las Vegas's next start player: the start card passes to the left (the next seat)."""
+    return (state.start + 1) % len(state.players)
+
+
+def money_then_notes(state: GameState) -> tuple[Standing, ...]:
+    """Las Vegas's standings: most money first; equal money, most notes; equal on both shares a rank."""
+    return rank_standings(dict(zip(state.players, state.won, strict=True)))
+
+
+class CasinoTile(Protocol):
+    """A tile lying beside one casino that changes what happens there (Royale's casino tiles).
+
+    The engine calls each hook at its moment; a hook returns its input unchanged when it has
+    nothing to do. A tile that needs a decision or hidden information gets it as an event.
+    """
+
+    casino: int
+    """The casino it lies beside."""
+
+    def on_placed(self, state: GameState, event: DicePlaced) -> GameState:
+        """After dice are placed on its casino (the state already holds them)."""
+        ...
+
+    def before_payout(self, state: GameState, payout: CasinoPayout) -> CasinoPayout:
+        """Before its casino pays out (and in every preview of it)."""
+        ...
+
+    def at_round_end(self, state: GameState) -> GameState:
+        """After the round is settled, before the next deal."""
+        ...
+
+
+PayRule = Callable[[CasinoId, Mapping[Any, int], Sequence[int], Collection[Any]], CasinoPayout]
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """The behaviour of a casino dice game where it may differ from Las Vegas (see the module)."""
+
+    deal: Callable[[GameState, BanknotesDealt], None] = check_minimum_bank
+    """Checks a deal against the rules (raises ``IllegalDealError``)."""
+    next_start: Callable[[GameState], int] = pass_left
+    """The seat that starts the next round, from the state at settlement (before the payout)."""
+    pay: PayRule = score_casino
+    """Settles one casino: ``(casino, counts, notes, ownerless owners) -> CasinoPayout``."""
+    rank: Callable[[GameState], tuple[Standing, ...]] = money_then_notes
+    """The standings (running or final), with the game's tie-break."""
+    resources: tuple[tuple[str, int], ...] = ()
+    """Per-player resources and how many each player has at the start (Royale: chips)."""
+    resources_per_round: tuple[tuple[str, int], ...] = ()
+    """How many of each resource every player gets at the start of each later round."""
+    pass_cost: tuple[tuple[str, int], ...] | None = None
+    """What a pass (keep the dice, place nothing) costs; None: the game has no pass."""
+    tiles: tuple[CasinoTile, ...] = ()
+    """Casino tiles in play."""
+
+    def tiles_at(self, casino: int) -> tuple[CasinoTile, ...]:
+        """The tiles beside one casino."""
+        return tuple(tile for tile in self.tiles if tile.casino == casino)
+
+
+LAS_VEGAS_HOOKS = Hooks()
+"""Las Vegas's behaviour: the default of every rule set."""

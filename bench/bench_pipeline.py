@@ -25,7 +25,7 @@ from pathlib import Path
 from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
-from referee.lasvegas.observe import Observer, seeded_deal
+from referee.lasvegas.simulate import seeded_deal
 from referee.lasvegas.state import preview
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
@@ -36,15 +36,12 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
-               confidence: float | None = None, rules: str = "las-vegas", referee: str = "interpreter",
+               confidence: float | None = None, rules: str = "las-vegas",
                ) -> dict[str, object]:  # fmt: skip
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     rules = game.ruleset
     initial = new_game(rules, game.players)
-    if referee == "interpreter":
-        observer = camera_referee(initial, deal=seeded_deal(initial, seed))
-    else:
-        observer = Observer(initial, deal=seeded_deal(initial, seed))
+    observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
     if reader_name == "truth":
         reader = game.truth_reader()
@@ -131,12 +128,6 @@ def main() -> None:
                         help="named tables instead of --players/--rules (see CONFIGURATIONS); each game's seed is "
                         "its configuration's offset (0, 1000, 2000, ...) plus each --seeds value")  # fmt: skip
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
-    parser.add_argument(
-        "--referee",
-        choices=("interpreter", "observer"),
-        default="interpreter",
-        help="the camera interpreter (referee.interpret) or the rule-by-rule observer before it",
-    )
     parser.add_argument("--models", type=Path, help="another folder with dice_detector/ and die_reader/ (a candidate)")
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy (Biggys told "
@@ -150,8 +141,7 @@ def main() -> None:
         configs = [(f"{args.players}p", args.rules, colours, 0)]
     summaries = []
     for name, rules, colours, offset in configs:
-        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
-                              args.referee)
+        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

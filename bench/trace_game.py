@@ -14,7 +14,7 @@ import argparse
 from pathlib import Path
 
 from referee import new_game
-from referee.lasvegas.observe import Observer, seeded_deal
+from referee.lasvegas.simulate import seeded_deal
 from vision.detect import MODELS, DiceDetector
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
@@ -28,16 +28,14 @@ def main() -> None:
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
     parser.add_argument("--confidence", type=float, default=None, help="another detector confidence threshold")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy")
-    parser.add_argument("--referee", choices=("interpreter", "observer"), default="interpreter")
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
+    parser.add_argument("--readings-from", type=int, default=None, metavar="FRAME",
+                        help="also print every settled reading from this frame on")  # fmt: skip
     args = parser.parse_args()
     options = {} if args.confidence is None else {"confidence": args.confidence}
     game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
     initial = new_game(game.ruleset, game.players)
-    if args.referee == "interpreter":
-        observer = camera_referee(initial, deal=seeded_deal(initial, args.seed))
-    else:
-        observer = Observer(initial, deal=seeded_deal(initial, args.seed))
+    observer = camera_referee(initial, deal=seeded_deal(initial, args.seed))
     detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
         args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
     pipeline = TablePipeline(detector, observer)
@@ -48,14 +46,23 @@ def main() -> None:
             moment = span.moment
             print(f"--- frame {frame.index}: truth {moment.what} {moment.event or ''}")
         report = pipeline.process(frame)
+        every = args.readings_from is not None and frame.index >= args.readings_from
+        if every and report.snapshot is not None and not report.verdicts:
+            print(f"  {frame.index} read: {_table(report.snapshot)}")
         for verdict in report.verdicts:
             print(f"  {frame.index} {verdict.kind}: {verdict}")
-            if verdict.kind in ("alert", "uncertain") and report.snapshot is not None:
-                table = report.snapshot
-                casinos = [[f"{d.colour.value} {d.pips}" for d in dice] for dice in table.casinos]
-                print(f"     read: casinos {casinos}, tray {[f'{d.colour.value} {d.pips}' for d in table.tray]}")
+            if (every or verdict.kind in ("alert", "uncertain")) and report.snapshot is not None:
+                print(f"     read: {_table(report.snapshot)}")
             for words, cost in getattr(verdict, "candidates", ()):
                 print(f"     weighed (+{cost}): {words}")
+
+
+def _table(snapshot) -> str:
+    def die(d) -> str:
+        return f"{d.colour.value}{'*' if d.big else ''} {d.pips}"
+
+    casinos = {n: [die(d) for d in dice] for n, dice in enumerate(snapshot.casinos, start=1) if dice}
+    return f"casinos {casinos}, tray {[die(d) for d in snapshot.tray]}"
 
 
 if __name__ == "__main__":

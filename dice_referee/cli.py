@@ -298,8 +298,8 @@ def run_watch(args: argparse.Namespace) -> int:
 
     from referee.errors import RefereeError
     from referee.lasvegas.jsonio import event_to_json
-    from referee.lasvegas.observe import seeded_deal
     from referee.lasvegas.rules import find_ruleset
+    from referee.lasvegas.simulate import seeded_deal
     from referee.lasvegas.state import new_game
     from referee.record import record_lines
     from vision.capture import CaptureError, FrameSource, open_source

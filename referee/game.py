@@ -148,6 +148,14 @@ class Game(Protocol):
         """Equal for two states with the same future (the camera interpreter merges their histories)."""
         ...
 
+    def payout_json(self, payout: Any) -> dict[str, Any]:
+        """A preview or a settlement (:meth:`preview`) as JSON, with its reasons."""
+        ...
+
+    def page_json(self, state: Any, names: Mapping[str, str]) -> dict[str, Any]:
+        """The state as the live page and the history show it (``names``: a name per player colour)."""
+        ...
+
 
 @runtime_checkable
 class DiceGame(Game, Protocol):
@@ -155,6 +163,14 @@ class DiceGame(Game, Protocol):
 
     def snapshot(self, state: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> TableSnapshot:
         """The dice the state says lie on the table (the referee's expectation; synthetic labels)."""
+        ...
+
+    def camera(self, model: Any = None) -> Any:
+        """The game as the camera interpreter sees it (a :class:`referee.interpret.decode.Game`)."""
+        ...
+
+    def table_json(self, state: Any) -> dict[str, Any]:
+        """Where the game stands on the table: round, phase, who acts, the zones, the payout preview."""
         ...
 
 

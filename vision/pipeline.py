@@ -4,7 +4,7 @@ Per frame: find the mat's markers (or use a fixed calibration) -> notice motion 
 (the detector; skipped while something moves, when the table cannot settle anyway) -> place each die
 on the table plane, in its zone, with its owner colour and Biggy-or-not judged from its size in table
 millimetres -> :class:`~vision.tracker.Tracker` -> a settled :class:`~referee.readings.TableSnapshot`
--> :class:`~referee.lasvegas.observe.Observer` -> events, alerts and held-back readings.
+-> :class:`~referee.interpret.Interpreter` -> events, alerts and held-back readings.
 
 :meth:`TablePipeline.process` returns a :class:`Report` per frame; :func:`report_lines` turns reports
 into the JSON lines of ``dice-referee watch --json``. The detector is any callable from a BGR image to
@@ -22,10 +22,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee import Colour, GameState, RoundScored, preview
+from referee import Colour, GameState
+from referee.game import DiceGame, game_of
 from referee.interpret import Interpreter, Verdict
-from referee.lasvegas.camera import LasVegasCamera
-from referee.lasvegas.jsonio import event_to_json, payout_to_json, table_view_json
 from referee.readings import TableSnapshot
 from vision.capture import Frame
 from vision.colours import PALETTE, ColourBook, body_colour
@@ -231,7 +230,15 @@ def camera_referee(state: GameState, deal: Callable[[GameState], Any] | None = N
     The one place the interpreter is made: the command line, the page, the benchmarks and the tests
     use it (``deal`` deals the banknotes when a round starts; without it they are entered by hand).
     """
-    return Interpreter(LasVegasCamera(), state, deal=deal)
+    return Interpreter(_dice_game(state).camera(), state, deal=deal)
+
+
+def _dice_game(state: Any) -> DiceGame:
+    """The game of a state, which must be played with dice (this pipeline reads dice)."""
+    game = game_of(state)
+    if not isinstance(game, DiceGame):
+        raise TypeError(f"{game.title} is not played with dice: the dice pipeline cannot referee it")
+    return game
 
 
 def referee_pipeline(reader: Reader, state: GameState, deal: Callable[[GameState], Any] | None = None, *,
@@ -265,15 +272,16 @@ def _event_line(verdict: Verdict) -> dict[str, Any]:
     if verdict.kind == "cleared":
         return {**line, "event": "cleared"}
     assert event is not None and before is not None
-    line.update(event_to_json(event))
+    game = _dice_game(before)
+    line.update(game.event_to_json(event))
     if line["event"] == "placed":
         line["count"] = int(line["dice"]) + int(line.get("biggies", 0)) + int(line.get("neutral", 0))
-    if isinstance(event, RoundScored):
+    if line["event"] == "scored":
         line["event"] = "settled"
         line["round"] = before.round
-        line["payout"] = payout_to_json(preview(before))
+        line["payout"] = game.payout_json(game.preview(before))
     if verdict.replaces is not None:
-        line["replaces"] = event_to_json(verdict.replaces)
+        line["replaces"] = game.event_to_json(verdict.replaces)
     line["text"] = str(verdict)
     return line
 
@@ -294,7 +302,7 @@ def report_lines(report: Report, last_table: list[Any]) -> list[dict[str, Any]]:
     state = report.state
     if state is None or (last_table and last_table[0] is state):
         return lines  # the game did not move: nor did its table
-    view = table_view_json(state)
+    view = _dice_game(state).table_json(state)
     changed = not last_table or last_table[1] != view["casinos"]
     last_table[:] = [state, view["casinos"]]
     if changed:

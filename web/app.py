@@ -23,9 +23,8 @@ from typing import Any
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
 
-from referee import BanknotesDealt, find_ruleset
+from referee import BanknotesDealt, find_ruleset, game_of
 from referee.errors import NotationError, RefereeError
-from referee.lasvegas.jsonio import event_from_json
 from referee.lasvegas.rules import RULESETS, VARIANTS
 from referee.lasvegas.simulate import DEFAULT_PLAYERS
 from referee.record import record_lines
@@ -380,7 +379,7 @@ def _register(app: Flask, hub: Hub) -> None:
         body = _json_body()
         who = str(body.pop("who", None) or "referee page")[:80]
         try:
-            event = event_from_json(body)
+            event = game_of(live().observer.state).event_from_json(body)
             live().apply(event, who)
         except NotationError as error:
             abort(400, str(error))

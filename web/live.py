@@ -21,11 +21,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee import Event, GameState, Phase, RoundScored, outcome, preview
+from referee import Event, Phase, RoundScored, game_of
 from referee.errors import RefereeError
 from referee.interpret import Verdict
-from referee.lasvegas.jsonio import payout_to_json, table_view_json
-from referee.lasvegas.observe import seeded_deal
+from referee.lasvegas.simulate import seeded_deal
 from vision.annotate import annotate
 from vision.capture import CaptureError, Frame, FrameSource
 from vision.detections import Detections
@@ -210,7 +209,8 @@ class LiveReferee:
             record = self.store.append_event(self.game_id, verdict.event, who)
             message = {"type": "event", "seq": record.seq, "text": str(verdict)}
             if isinstance(verdict.event, RoundScored):
-                message["payout"] = payout_to_json(preview(verdict.before))
+                game = game_of(verdict.before)
+                message["payout"] = game.payout_json(game.preview(verdict.before))
                 message["round"] = verdict.before.round
             if verdict.state is not None and verdict.state.phase is Phase.OVER:
                 self.store.set_status(self.game_id, "over")
@@ -300,44 +300,14 @@ class LiveReferee:
         }
 
 
-def game_json(state: GameState, names: dict[str, str]) -> dict[str, Any]:
-    """A game state for the page: table, live payout preview, turn, scoreboard, final result."""
-    view = table_view_json(state)
-    result = outcome(state)
-    roll = state.roll
-    return {
-        "ruleset": state.ruleset.name,
-        "round": view["round"],
-        "rounds": state.ruleset.rounds,
-        "phase": view["phase"],
-        "to_act": view["to_act"],
-        "players": [
-            {"colour": str(p), "name": names.get(str(p), str(p)), "money": m} for p, m in state.money().items()
-        ],
-        "table": view["casinos"],
-        "preview": view["preview"],
-        "roll": None
-        if roll is None
-        else {
-            "player": str(roll.player),
-            "dice": list(roll.dice),
-            "biggies": list(roll.biggies),
-            "neutral": list(roll.neutral),
-        },
-        "standings": None
-        if result is None
-        else [
-            {
-                "rank": s.rank,
-                "colour": str(s.player),
-                "name": names.get(str(s.player), str(s.player)),
-                "money": s.money_usd,
-                "banknotes": s.banknotes,
-            }
-            for s in result.standings
-        ],
-        "notation": state.to_notation(),
-    }
+def game_json(state: Any, names: dict[str, str]) -> dict[str, Any]:
+    """A game state for the page, drawn by its game (``page_json``), with the game's name added.
+
+    For Las Vegas: table, live payout preview, turn, scoreboard, final result
+    (:func:`referee.lasvegas.jsonio.page_json`).
+    """
+    game = game_of(state)
+    return {"game": game.name, "title": game.title, **game.page_json(state, names)}
 
 
 _ZONE_COLOUR = (60, 200, 255)

@@ -1,5 +1,8 @@
 """The game log in a real database: every game, and every record of it, appended and committed at once.
 
+States and events are the game's own: the store finds the game of each stored rule set in the
+registry and works through its interface (:class:`referee.game.Game`), so it keeps any game.
+
 SQLite by default (write-ahead logging, so readers never block the referee), any SQLAlchemy URL by
 configuration. Nothing is ever overwritten: a correction is a new record (``undo`` cancels an earlier
 event; a manual ``event`` adds one), each with who made it and when, so killing the server mid-round
@@ -23,8 +26,7 @@ from sqlalchemy import JSON, ForeignKey, Integer, String, create_engine, event, 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from referee import Event, GameState, apply, find_ruleset, new_game
-from referee.lasvegas.jsonio import event_from_json, event_to_json
+from referee import find_game
 
 __all__ = ["GameInfo", "Record", "Store"]
 
@@ -135,9 +137,11 @@ class Store:
         Raises:
             RefereeError: for an unknown rule set or players the game does not allow.
         """
-        new_game(find_ruleset(ruleset), players, neutral)  # raises for impossible setups
+        game_rules = find_game(ruleset)
+        rules = game_rules.find_ruleset(ruleset)
+        game_rules.from_header(rules, {"players": players, "neutral": neutral})  # raises for impossible setups
         with self._session() as session:
-            game = _Game(created_at=_now(), ruleset=find_ruleset(ruleset).name, players=players, names=names,
+            game = _Game(created_at=_now(), ruleset=rules.name, players=players, names=names,
                          neutral=neutral, seed=seed, deal=deal, status="playing")  # fmt: skip
             session.add(game)
             session.flush()
@@ -182,13 +186,17 @@ class Store:
             rows = session.scalars(select(_Record).where(_Record.game_id == game_id).order_by(_Record.seq))
             return [Record(r.seq, r.at, r.kind, r.who, dict(r.body)) for r in rows]
 
-    def events(self, game_id: int) -> list[tuple[Record, Event]]:
+    def events(self, game_id: int) -> list[tuple[Record, Any]]:
         """The game's effective events (undone ones left out), with their records."""
+        info = self.game(game_id)
+        if info is None:
+            raise KeyError(game_id)
+        read = find_game(info.ruleset).event_from_json
         records = self.records(game_id)
         undone = {int(r.body["seq"]) for r in records if r.kind == "undo"}
-        return [(r, event_from_json(r.body)) for r in records if r.kind == "event" and r.seq not in undone]
+        return [(r, read(r.body)) for r in records if r.kind == "event" and r.seq not in undone]
 
-    def initial_state(self, game_id: int) -> GameState:
+    def initial_state(self, game_id: int) -> Any:
         """The state before any event.
 
         Raises:
@@ -197,24 +205,29 @@ class Store:
         info = self.game(game_id)
         if info is None:
             raise KeyError(game_id)
-        return new_game(find_ruleset(info.ruleset), info.players, info.neutral)
+        game = find_game(info.ruleset)
+        return game.from_header(game.find_ruleset(info.ruleset), {"players": info.players, "neutral": info.neutral})
 
-    def states(self, game_id: int) -> list[GameState]:
+    def states(self, game_id: int) -> list[Any]:
         """The game's states, from the start to now, one per effective event (replayed, rules checked)."""
         state = self.initial_state(game_id)
+        apply = find_game(state.ruleset.game).apply
         states = [state]
         for _, event_ in self.events(game_id):
             state = apply(state, event_)
             states.append(state)
         return states
 
-    def state(self, game_id: int) -> GameState:
+    def state(self, game_id: int) -> Any:
         """The game as it stands now."""
         return self.states(game_id)[-1]
 
-    def append_event(self, game_id: int, event_: Event, who: str) -> Record:
+    def append_event(self, game_id: int, event_: Any, who: str) -> Record:
         """Appends a referee event (in the game-record shape)."""
-        return self.append(game_id, "event", who, event_to_json(event_))
+        info = self.game(game_id)
+        if info is None:
+            raise KeyError(game_id)
+        return self.append(game_id, "event", who, find_game(info.ruleset).event_to_json(event_))
 
 
 def _info(game: _Game) -> GameInfo:

@@ -159,7 +159,7 @@ class Interpreter:
         self._deal = deal
         self.reset(state)
 
-    # --- the Observer's interface --------------------------------------------------------------
+    # --- what the pipeline calls -----------------------------------------------------------------
 
     @property
     def awaiting_clear(self) -> bool:
@@ -177,8 +177,9 @@ class Interpreter:
         self._awaiting_clear = False
         self._spoken: set[tuple[str, str]] = set()
         self._doubt_before: tuple[str, str] | None = None
-        self._misfits = 0
-        """Readings in a row that the best history explains with about two errors or more."""
+        self._strain = 0.0
+        """The misfit of the best history summed over the readings in a row it explains with more
+        than about one error (a die missed on a casino costs about 3 nats, a misread face about 8)."""
 
     def apply(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).
@@ -263,9 +264,13 @@ class Interpreter:
         ]
         self._histories = [h for h, _ in ranked]
         best_here = score(self._histories[0].table)  # the whole reading, zones read as before included
-        self._misfits = self._misfits + 1 if best_here > self.alert_cost / 2 else 0
-        said = self._say(snapshot)
-        if (best_here > self.alert_cost or self._misfits >= 2) and not any(v.kind == "event" for v in said):
+        self._strain = self._strain + best_here if best_here > self.alert_cost / 3 else 0.0
+        # Even the best legal history explains this reading with two errors or more: what lies there is
+        # likely a move against the rules, so nothing is said from it (the histories still weigh it)
+        # and the game's diagnosis is the alert. A reading off by about one error is explained (events
+        # said), and alerted when it stays so (two dice taken off a casino, a face misread for good).
+        said = [] if best_here > self.alert_cost else self._say(snapshot)
+        if self._strain > self.alert_cost and not any(v.kind == "event" for v in said):
             reason = game.diagnose(self.state, snapshot)
             if reason:
                 return self._once("alert", reason, snapshot)

@@ -116,9 +116,23 @@ class LasVegas:
         """The dice the state says lie on the table (see :func:`referee.lasvegas.table.snapshot_of`)."""
         return table.snapshot_of(current, frame_index, timestamp_s)
 
+    def camera(self, model: Any = None) -> Any:
+        """The game as the camera interpreter sees it (:class:`referee.lasvegas.camera.LasVegasCamera`)."""
+        from referee.lasvegas.camera import LasVegasCamera
+
+        return LasVegasCamera(model)
+
     def state_json(self, current: GameState) -> dict[str, Any]:
         """The state as the page shows it (see :func:`referee.lasvegas.jsonio.state_table_json`)."""
         return jsonio.state_table_json(current)
+
+    def table_json(self, current: GameState) -> dict[str, Any]:
+        """Where the game stands on the table (see :func:`referee.lasvegas.jsonio.table_view_json`)."""
+        return jsonio.table_view_json(current)
+
+    def page_json(self, current: GameState, names: Mapping[str, str]) -> dict[str, Any]:
+        """The state as the live page shows it (see :func:`referee.lasvegas.jsonio.page_json`)."""
+        return jsonio.page_json(current, names)
 
     def payout_json(self, payout: RoundPayout) -> dict[str, Any]:
         """A preview or settlement as JSON (see :func:`referee.lasvegas.jsonio.payout_to_json`)."""

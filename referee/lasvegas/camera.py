@@ -45,7 +45,7 @@ from referee.lasvegas.table import Problem, findings
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
-__all__ = ["LasVegasCamera", "canonical_event"]
+__all__ = ["LasVegasCamera", "canonical_event", "canonical_history"]
 
 _MAX_FILLED = 2
 """Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
@@ -274,6 +274,15 @@ def canonical_event(event: Event) -> Event:
     if isinstance(event, NeutralDiceRolled):
         return replace(event, values=tuple(sorted(event.values)))
     return event
+
+
+def canonical_history(history: Sequence[Event]) -> list[Event]:
+    """A history with every roll's faces sorted: what a camera can know (which faces, not their order).
+
+    Two games watched and played compare equal by this, e.g. ``canonical_history(watched.history) ==
+    canonical_history(truth.history)``.
+    """
+    return [canonical_event(event) for event in history]
 
 
 def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:

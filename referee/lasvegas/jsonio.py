@@ -48,7 +48,7 @@ from referee.lasvegas.events import (
 )
 from referee.lasvegas.rules import VARIANTS, RuleSet, find_ruleset
 from referee.lasvegas.scoring import CasinoPayout, RoundPayout, score_casino
-from referee.lasvegas.state import GameState, preview
+from referee.lasvegas.state import GameState, outcome, preview
 from referee.types import CasinoId, Colour
 
 __all__ = [
@@ -57,6 +57,7 @@ __all__ = [
     "casino_to_json",
     "event_from_json",
     "event_to_json",
+    "page_json",
     "payout_to_json",
     "settle_json",
     "state_table_json",
@@ -350,6 +351,46 @@ def table_view_json(state: GameState) -> dict[str, Any]:
         "to_act": str(to_act) if to_act is not None else None,
         "casinos": state_table_json(state)["casinos"],
         "preview": payout_to_json(preview(state)),
+    }
+
+
+def page_json(state: GameState, names: Mapping[str, str]) -> dict[str, Any]:
+    """A game state for the page: table, live payout preview, turn, scoreboard, final result."""
+    view = table_view_json(state)
+    result = outcome(state)
+    roll = state.roll
+    return {
+        "ruleset": state.ruleset.name,
+        "round": view["round"],
+        "rounds": state.ruleset.rounds,
+        "phase": view["phase"],
+        "to_act": view["to_act"],
+        "players": [
+            {"colour": str(p), "name": names.get(str(p), str(p)), "money": m} for p, m in state.money().items()
+        ],
+        "table": view["casinos"],
+        "preview": view["preview"],
+        "roll": None
+        if roll is None
+        else {
+            "player": str(roll.player),
+            "dice": list(roll.dice),
+            "biggies": list(roll.biggies),
+            "neutral": list(roll.neutral),
+        },
+        "standings": None
+        if result is None
+        else [
+            {
+                "rank": s.rank,
+                "colour": str(s.player),
+                "name": names.get(str(s.player), str(s.player)),
+                "money": s.money_usd,
+                "banknotes": s.banknotes,
+            }
+            for s in result.standings
+        ],
+        "notation": state.to_notation(),
     }
 
 

@@ -6,10 +6,11 @@ and by the synthetic image renderer (realistic table states). Every game is repr
 
 from __future__ import annotations
 
+import collections
 import random
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +29,10 @@ __all__ = [
     "default_players",
     "play",
     "random_game",
+    "seeded_deal",
     "simulate",
     "table_moments",
+    "virtual_deal",
 ]
 
 #: Player colours used when only a count is given (white is kept for the neutral dice).
@@ -67,6 +70,41 @@ class Dealer:
     def put_under(self, notes: Sequence[int]) -> None:
         """Puts notes face down under the pile."""
         self.pile[:0] = notes
+
+
+def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
+    """Deals each round from a virtual pile (``referee.lasvegas.simulate.Dealer``), as the web page shows it.
+
+    The notes nobody won in the previous round go under the pile first, as the rulebook says (the
+    same order as :func:`referee.lasvegas.simulate.play`, so a seed deals the same game).
+    """
+    returned: Counter[int] = Counter()
+
+    def deal(state: GameState) -> BanknotesDealt:
+        left = Counter(n for e in state.history if isinstance(e, BanknotesDealt) for notes in e.casinos for n in notes)
+        left -= Counter(note for notes in state.won for note in notes)
+        left -= returned
+        returned.update(left)
+        dealer.put_under(sorted(left.elements(), reverse=True))
+        return dealer.deal(state.ruleset.casinos, state.ruleset.minimum_usd_for(len(state.players)))
+
+    return deal
+
+
+def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) -> Callable[[GameState], BanknotesDealt]:
+    """:func:`virtual_deal` from ``Dealer(rules, random.Random(seed))``, advanced past a game's history.
+
+    ``seed`` deals what :func:`referee.lasvegas.simulate.play` with that seed deals. After a restart the pile
+    must be where it was: every deal already in ``history`` is dealt again (and the leftovers put under
+    the pile) while the history is replayed from ``initial``.
+    """
+    deal = virtual_deal(Dealer(initial.ruleset, random.Random(seed)))
+    state = initial
+    for event in history:
+        if isinstance(event, BanknotesDealt):
+            deal(state)
+        state = apply(state, event)
+    return deal
 
 
 def _roll(state: GameState, rng: random.Random) -> DiceRolled:
@@ -110,8 +148,9 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
         elif phase is Phase.PLACE:
             roll = state.roll
             assert roll is not None
+            # rng.choice, not a cheaper draw: a seed must keep dealing the same game (benchmarks name seeds).
             faces = roll.dice if not (roll.biggies or roll.neutral) else (*roll.dice, *roll.biggies, *roll.neutral)
-            event = place_all(state, faces[int(rng.random() * len(faces))])
+            event = place_all(state, rng.choice(faces))
         elif phase is Phase.DEAL:
             event = dealer.deal(ruleset.casinos, minimum)
         elif phase is Phase.PREROLL:
@@ -134,8 +173,8 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
 
 def random_game(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.Random) -> GameState:
     """Plays one random legal game to the end and returns the final state (with its history)."""
-    *_, (_, final) = play(ruleset, players, seed)
-    return final
+    last = collections.deque(play(ruleset, players, seed), maxlen=1)  # no list of every state
+    return last[0][1]
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ import pytest
 from referee import Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
 from referee.interpret import Interpreter, ObservationModel
 from referee.interpret.table import Expected, zone_cost
-from referee.lasvegas.camera import LasVegasCamera
-from referee.lasvegas.observe import canonical_history, virtual_deal
-from referee.lasvegas.simulate import Dealer, default_players, table_moments
+from referee.lasvegas.camera import LasVegasCamera, canonical_history
+from referee.lasvegas.simulate import Dealer, default_players, table_moments, virtual_deal
 from referee.readings import DieReading, TableSnapshot
 
 MODEL = ObservationModel.default()

@@ -2,7 +2,7 @@
 
 import pytest
 
-from referee import Phase, find_ruleset
+from referee import Colour, DiceRolled, Phase, find_ruleset
 from referee.lasvegas.simulate import default_players, random_game, simulate
 
 CASES = [
@@ -83,3 +83,12 @@ def test_default_players_range():
     assert [p.value for p in default_players(3)] == ["red", "blue", "green"]
     with pytest.raises(ValueError, match="between 1 and 8"):
         default_players(9)
+
+
+def test_a_seed_keeps_dealing_the_same_game():
+    """Benchmarks and the demo name their games by seed: a faster engine must not change them."""
+    final = random_game(find_ruleset("las-vegas+neutral+biggy"), default_players(4), 2026)
+    assert str(final) == ("las-vegas+neutral+biggy rbgk/w 4 over -:-/-:-/-:-/-:-/-:-/-:- 2,2,2,2 "
+                          "30,60,60,70,70,50/20,80,50,80,90/70,40,90,60,50/50,30,80,30,40,10")  # fmt: skip
+    assert len(final.history) == 188
+    assert final.history[3] == DiceRolled(Colour.BLUE, (4, 6, 4, 5, 4, 5, 5), (6,), (4, 5))

@@ -129,7 +129,7 @@ def test_the_built_in_game_is_refereed_exactly_with_the_model():
 
     from referee import RoundScored, new_game
     from referee.lasvegas.jsonio import payout_to_json, state_table_json
-    from referee.lasvegas.observe import seeded_deal
+    from referee.lasvegas.simulate import seeded_deal
     from referee.lasvegas.state import outcome, preview
     from vision.pipeline import referee_pipeline
     from vision.synth.game import RenderedGame

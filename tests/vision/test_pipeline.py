@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from referee import DiceRolled, Phase, new_game
-from referee.lasvegas.observe import Observer, canonical_history, seeded_deal
+from referee.lasvegas.camera import canonical_history
+from referee.lasvegas.simulate import seeded_deal
 from tests.vision.games import misreading_first_roll
 from vision.capture import Frame
 from vision.detections import Detections
 from vision.mat import MAT
-from vision.pipeline import TablePipeline, referee_pipeline, report_lines
+from vision.pipeline import TablePipeline, camera_referee, referee_pipeline, report_lines
 from vision.synth.game import RenderedGame
 from vision.zones import Calibration, homography_from_corners
 
@@ -79,7 +80,7 @@ def test_table_sizes_come_from_the_die_readers_size_when_it_gives_one():
     calibration = Calibration(homography_from_corners(corners_px, MAT.width_mm, MAT.height_mm), MAT.casinos,
                               MAT.rolling_area, MAT.width_mm, MAT.height_mm)  # fmt: skip
     game = RenderedGame(seed=11, players=("green", "yellow"), rules="las-vegas+biggy", size=(640, 360), rounds=1)
-    pipeline = TablePipeline(game.truth, Observer(new_game(game.ruleset, game.players)), calibration=calibration)
+    pipeline = TablePipeline(game.truth, camera_referee(new_game(game.ruleset, game.players)), calibration=calibration)
     boxes = np.array([[100.0, 100.0, 110.0, 110.0], [200.0, 100.0, 210.0, 110.0]])
     blank = np.full((360, 640, 3), 90, np.uint8)
     # The reader's 8 px (a die turned inside its box) is 16 mm; a reader that cannot tell leaves the box.
@@ -122,7 +123,7 @@ def test_a_die_missed_in_the_roll_is_found_when_the_roll_is_placed():
 
 def test_without_the_mat_or_a_calibration_nothing_is_refereed():
     game = RenderedGame(seed=3, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
-    observer = Observer(new_game(game.ruleset, game.players))
+    observer = camera_referee(new_game(game.ruleset, game.players))
     pipeline = TablePipeline(lambda image: game.truth(0), observer)
     blank = np.full((360, 640, 3), 90, np.uint8)
     reports = [pipeline.process(Frame(i, i / 5, blank)) for i in range(10)]

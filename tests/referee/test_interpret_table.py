@@ -1,0 +1,266 @@
+"""The camera interpreter on hand-built table readings: what a person at the table would see.
+
+Each situation is a failure traced once on rendered games or at a real table (a die hidden in a
+crowd, two dice read as one, a die read twice, a move against the rules, a placement not seen),
+written as readings. The pipeline reads a still table many times a second: each reading here is
+looked at three times, as the pipeline would.
+"""
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
+from referee.interpret import Interpreter, ObservationModel
+from referee.lasvegas.camera import LasVegasCamera, canonical_history
+from referee.lasvegas.simulate import Dealer, default_players, seeded_deal, table_moments, virtual_deal
+from referee.readings import DieReading, TableSnapshot
+
+RED, BLUE = Colour.RED, Colour.BLUE
+EMPTY = ((),) * 6
+DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
+MODEL = ObservationModel.default()
+LOOKS = 3
+
+
+def interpreter(state, deal=None):
+    return Interpreter(LasVegasCamera(MODEL), state, deal=deal, model=MODEL)
+
+
+def look(referee, frame, casinos_read, tray):
+    """What the referee says about one settled reading, looked at :data:`LOOKS` times."""
+    snapshot = TableSnapshot(frame, frame / 10, casinos_read, tuple(tray))
+    return [verdict for _ in range(LOOKS) for verdict in referee.observe(snapshot)]
+
+
+def said(verdicts):
+    return [str(v) for v in verdicts if v.kind == "event"]
+
+
+def kinds(verdicts):
+    return [v.kind for v in verdicts]
+
+
+def dice(colour, faces, first_track):
+    return tuple(DieReading(colour, False, v, track=first_track + i) for i, v in enumerate(faces))
+
+
+def casinos(**placed):
+    table = [()] * 6
+    for key, value in placed.items():
+        table[int(key[1:]) - 1] = tuple(value)
+    return tuple(table)
+
+
+def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2)):
+    """A red-and-blue game, dealt, with red's roll read in the tray."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    tray = dice(RED, faces, 1)
+    assert said(look(referee, 1, EMPTY, tray)) == [f"red rolls {' '.join(map(str, sorted(faces)))}"]
+    return referee, tray
+
+
+def crowded_casino_six():
+    """Red has put three 6s on casino 6 and blue has rolled three 6s: blue's dice and the crowd."""
+    referee, tray = rolled()
+    assert said(look(referee, 2, casinos(c6=tray[4:7]), tray[:4] + tray[7:])) == [
+        "red places 3 dice showing 6 on casino 6"
+    ]
+    blue = dice(BLUE, (1, 2, 3, 4, 5, 6, 6, 6), 20)
+    assert said(look(referee, 3, casinos(c6=tray[4:7]), blue)) == ["blue rolls 1 2 3 4 5 6 6 6"]
+    return referee, tray[4:7], blue
+
+
+@pytest.mark.parametrize("seed", [7, 8])
+def test_without_track_ids_the_game_is_refereed_exactly(seed):
+    rules, players = find_ruleset("las-vegas+biggy"), default_players(3)
+    referee = interpreter(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    truth = None
+    for moment in table_moments(rules, players, seed):
+        strip = lambda read: tuple(replace(d, track=-1) for d in read)  # noqa: E731
+        snapshot = moment.snapshot
+        snapshot = replace(snapshot, casinos=tuple(map(strip, snapshot.casinos)), tray=strip(snapshot.tray))
+        verdicts = referee.observe(snapshot)
+        assert [v.reason for v in verdicts if v.kind == "alert"] == []
+        truth = moment.state
+    assert canonical_history(referee.state.history) == canonical_history(truth.history)
+
+
+# --- moves against the rules: an alert with the rule, and the game as the table makes it right ---
+
+
+def test_a_placement_of_only_some_dice_of_the_value_is_an_alert_until_the_rest_join():
+    referee, tray = rolled()
+    verdicts = look(referee, 2, casinos(c6=tray[4:6]), tray[:4] + tray[6:])  # a 6 left in the tray
+    alerts = [v.reason for v in verdicts if v.kind == "alert"]
+    assert alerts == ["casino 6 shows 2 red dice, but 3 were placed there this round: put them back"]
+    assert look(referee, 3, casinos(c6=tray[4:7]), tray[:4] + tray[7:]) == []  # the third 6 joins
+    assert referee.state.casinos[5].dice == (3, 0)
+    assert referee.state.phase is Phase.ROLL and referee.state.to_act is BLUE
+
+
+def test_a_roll_out_of_turn_is_an_alert_and_changes_nothing():
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    before = referee.state
+    verdicts = look(referee, 1, EMPTY, dice(BLUE, (1, 2, 3, 4, 5, 6, 6, 6), 1))
+    assert [(v.kind, v.reason) for v in verdicts] == [("alert", "blue dice were rolled, but it is red's turn")]
+    assert referee.state is before
+
+
+def test_dice_put_on_a_casino_of_a_value_not_rolled_are_an_alert_and_change_nothing():
+    referee, tray = rolled()
+    before = referee.state
+    verdicts = look(referee, 2, casinos(c4=tray[1:3]), tray[:1] + tray[3:])  # the two 3s on casino 4
+    assert [(v.kind, v.reason) for v in verdicts] == [
+        ("alert", "red rolled no 4 (rolled 1, 2, 3, 5, 6): dice go on the casino of a value rolled")
+    ]
+    assert referee.state is before
+
+
+def test_more_dice_of_a_colour_than_exist_is_an_alert():
+    referee, tray = rolled()
+    verdicts = look(referee, 2, EMPTY, (*tray, DieReading(RED, False, 2, track=99)))
+    assert [(v.kind, v.reason) for v in verdicts] == [("alert", "9 red dice: a player has 8")]
+
+
+def test_dice_put_on_a_casino_before_the_roll_are_an_alert():
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    verdicts = look(referee, 1, casinos(c2=[DieReading(RED, False, 2)]), ())
+    assert kinds(verdicts) == ["alert"] and "before red rolled" in verdicts[0].reason
+
+
+def test_dice_taken_off_a_casino_mid_round_are_an_alert_once_it_lasts():
+    referee, tray = rolled()
+    look(referee, 2, casinos(c6=tray[4:7]), tray[:4] + tray[7:])
+    # One of the three not read: hidden beside the others (two dice touching read as one), no alarm.
+    assert look(referee, 3, casinos(c6=tray[4:6]), tray[:4] + tray[7:]) == []
+    verdicts = look(referee, 4, casinos(c6=tray[4:5]), tray[:4] + tray[7:])
+    assert kinds(verdicts) == ["alert"] and "casino 6 shows 1 red dice, but 3" in verdicts[0].reason
+    assert look(referee, 5, casinos(c6=tray[4:7]), tray[:4] + tray[7:]) == []  # put back
+    assert referee.state.casinos[5].dice == (3, 0)
+
+
+# --- the reader's errors: the game goes on as it was played -------------------------------------
+
+
+def test_dice_seen_on_two_casinos_at_once_are_asked_and_change_nothing():
+    referee, tray = rolled()
+    before = referee.state
+    verdicts = look(referee, 2, casinos(c1=tray[:1], c5=tray[3:4]), tray[1:3] + tray[4:])
+    assert kinds(verdicts) == ["uncertain"]
+    assert "casino 1" in verdicts[0].reason and "casino 5" in verdicts[0].reason
+    assert referee.state is before
+
+
+def test_a_die_on_a_casino_showing_a_face_not_rolled_is_held_back():
+    referee, tray = rolled()
+    before = referee.state
+    misread = (replace(tray[1], pips=4),)  # red rolled no 4: the reading is wrong, not the player
+    assert look(referee, 2, casinos(c2=misread), tray[:1] + tray[2:]) == []
+    assert referee.state is before
+
+
+def test_a_placed_die_misread_on_its_casino_does_not_hold_the_game_up():
+    referee, tray = rolled()
+    look(referee, 2, casinos(c6=tray[4:7]), tray[:4] + tray[7:])
+    misread = (tray[4], replace(tray[5], pips=5), tray[6])  # a placed 6 now read as 5
+    blue = dice(BLUE, (1, 2, 3, 4, 5, 6, 6, 6), 20)
+    assert said(look(referee, 3, casinos(c6=misread), blue)) == ["blue rolls 1 2 3 4 5 6 6 6"]
+
+
+def test_a_placement_partly_hidden_in_a_crowd_counts_when_the_tray_shows_the_rest():
+    referee, sixes, blue = crowded_casino_six()
+    # Blue puts its three 6s on casino 6; one hides behind the others. The tray shows blue's 1 to 5.
+    verdicts = look(referee, 4, casinos(c6=sixes + blue[5:7]), blue[:5])
+    assert said(verdicts) == ["blue places 3 dice showing 6 on casino 6"]
+    assert referee.state.casinos[5].dice == (3, 3)
+
+
+def test_two_dice_touching_read_as_one_are_the_whole_placement_when_the_tray_shows_the_rest():
+    referee, tray = rolled()  # red rolled 1 3 3 5 6 6 6 2
+    table = casinos(c3=tray[1:2])  # both 3s on casino 3, touching: one die read there
+    assert said(look(referee, 2, table, tray[:1] + tray[3:])) == ["red places 2 dice showing 3 on casino 3"]
+    blue = dice(BLUE, (1, 2, 3, 4, 5, 6, 6, 6), 20)
+    assert said(look(referee, 3, table, blue)) == ["blue rolls 1 2 3 4 5 6 6 6"]
+
+
+def test_the_placing_players_die_read_twice_in_a_crowd_does_not_change_the_placement():
+    referee, sixes, blue = crowded_casino_six()
+    crowd = (*sixes, *blue[5:], replace(blue[7], track=99))  # nine blue dice can't be
+    assert said(look(referee, 4, casinos(c6=crowd), blue[:5]))[:1] == ["blue places 3 dice showing 6 on casino 6"]
+    assert referee.state.casinos[5].dice == (3, 3)
+
+
+def test_a_die_read_twice_on_another_casino_of_the_roll_is_told_by_the_tray():
+    referee, sixes, blue = crowded_casino_six()
+    six = casinos(c6=sixes + blue[5:])
+    assert said(look(referee, 4, six, blue[:5])) == ["blue places 3 dice showing 6 on casino 6"]
+    red = dice(RED, (1, 2, 3, 5, 6), 60)
+    assert said(look(referee, 5, six, red)) == ["red rolls 1 2 3 5 6"]
+    # Red puts its 5 on casino 5 while a red 6 on casino 6 is read twice: red's own 6 is still in the tray.
+    crowd = (*sixes, replace(sixes[0], track=98), *blue[5:])
+    verdicts = look(referee, 6, casinos(c5=red[3:4], c6=crowd), red[:3] + red[4:])
+    assert said(verdicts) == ["red places 1 die showing 5 on casino 5"]
+
+
+def test_a_placement_hidden_whole_is_known_when_the_casinos_are_cleared():
+    rules, players = find_ruleset("las-vegas"), default_players(2)
+    referee = interpreter(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(1))))
+    moments = list(table_moments(rules, players, 1))
+    hidden: set[int] = set()
+    for before, moment, after in zip([None, *moments], moments, [*moments[1:], None], strict=False):
+        snapshot = moment.snapshot
+        if moment.what == "placed" and after is not None and after.what == "settled":  # the last, never seen
+            hidden |= {d.track for d in snapshot.all_dice()} - {d.track for d in before.snapshot.all_dice()}
+        unseen = tuple(tuple(d for d in read if d.track not in hidden) for read in snapshot.casinos)
+        verdicts = referee.observe(replace(snapshot, casinos=unseen))
+        assert [v.reason for v in verdicts if v.kind == "alert"] == []
+    assert hidden and canonical_history(referee.state.history) == canonical_history(moments[-1].state.history)
+
+
+# --- the round's frame: deals, clearing, corrections ---------------------------------------------
+
+
+def test_without_a_dealer_the_interpreter_waits_for_the_notes_to_be_entered():
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    tray = tuple(DieReading(RED, False, v) for v in (1, 1, 2, 2, 3, 3, 4, 4))
+    assert look(referee, 1, EMPTY, tray) == []
+    assert referee.state.phase is Phase.DEAL
+    referee.apply(DEAL)
+    assert kinds(look(referee, 2, EMPTY, tray)) == ["event"]
+
+
+def test_after_a_settlement_nothing_counts_until_the_casinos_are_cleared():
+    rules, players, seed = find_ruleset("las-vegas"), default_players(2), 12
+    referee = interpreter(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(seed))))
+    for moment in table_moments(rules, players, seed):
+        referee.observe(moment.snapshot)
+        if moment.what == "settled":
+            break
+    assert referee.awaiting_clear and referee.state.round == 2
+    blue = tuple(DieReading(BLUE, False, v, track=1000 + v) for v in range(1, 7))
+    assert referee.observe(replace(moment.snapshot, tray=blue)) == []  # a roll before clearing is not taken
+    verdicts = referee.observe(TableSnapshot(999, 999.0, EMPTY, ()))
+    assert kinds(verdicts) == ["cleared", "event"]  # then the next round's deal
+    assert referee.state.phase is Phase.ROLL and referee.state.round == 2
+
+
+def test_an_event_entered_by_hand_that_breaks_the_rules_raises_and_changes_nothing():
+    referee, _ = rolled()
+    before = referee.state
+    with pytest.raises(ValueError, match="red must place dice first"):
+        referee.apply(DiceRolled(BLUE, (1, 2, 3, 4, 5, 6, 6, 6)))
+    assert referee.state is before
+
+
+def test_a_resumed_virtual_deal_continues_the_same_pile():
+    rules, players, seed = find_ruleset("las-vegas"), default_players(3), 21
+    moments = list(table_moments(rules, players, seed))
+    halfway = next(m.state for m in moments if m.what == "cleared" and m.state.round == 3)
+    deal = seeded_deal(new_game(rules, players), seed, halfway.history)
+    truth = [e for e in moments[-1].state.history if isinstance(e, BanknotesDealt)]
+    assert deal(halfway) == truth[2]

@@ -29,6 +29,9 @@ from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
 HERE = Path(__file__).resolve().parent
+CROWD_BINS = 4
+"""Casinos are binned by how many dice lie there: 0-3, 4-7, 8-11, 12 or more (a crowd hides dice)."""
+
 TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "2p": ("las-vegas", ("black", "white")),
     "3p": ("las-vegas", ("red", "blue", "green")),
@@ -76,7 +79,7 @@ class Counts:
 
     def add(self, zone: int, truth: list[DieReading], read: list[DieReading]) -> None:
         """One zone of one reading: exact matches first, then same colour, then same face, then any."""
-        crowd = "tray" if zone == 0 else f"casino{min(len(truth) // 4, 2)}"
+        crowd = "tray" if zone == 0 else f"casino{min(len(truth) // 4, CROWD_BINS - 1)}"
         self.present[crowd] += len(truth)
         self.read += len(read)
         truth, read = list(truth), list(read)
@@ -120,7 +123,7 @@ class Counts:
         colour = {t: {r: n / (total[t] + 1) for (a, r), n in self.colour.items() if a == t} for t in trues}
         big_n = self.big[True, True] + self.big[True, False]
         normal_n = self.big[False, True] + self.big[False, False]
-        miss_casino = tuple((self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(3))
+        miss_casino = tuple((self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(CROWD_BINS))
         return ObservationModel(
             tuple(tuple(float(p) for p in row) for row in pips),
             colour,

@@ -38,6 +38,7 @@ def test_the_page_sees_the_final_result_with_the_tie_break():
     assert ranks == sorted(ranks) and ranks[0] == 1 and len(view["standings"]) == 4
     fresh = game_json(new_game(find_ruleset("las-vegas"), ["red", "blue"]), {"red": "Ann"})
     assert fresh["players"][0] == {"colour": "red", "name": "Ann", "money": 0} and fresh["standings"] is None
+    assert (fresh["game"], fresh["title"]) == ("las-vegas", "Las Vegas (alea 2012)")  # drawn by the game
 
 
 def test_a_roll_read_again_is_stored_as_an_undo_and_the_new_roll(tmp_path):

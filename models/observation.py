@@ -123,7 +123,9 @@ class Counts:
         colour = {t: {r: n / (total[t] + 1) for (a, r), n in self.colour.items() if a == t} for t in trues}
         big_n = self.big[True, True] + self.big[True, False]
         normal_n = self.big[False, True] + self.big[False, False]
-        miss_casino = tuple((self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(CROWD_BINS))
+        miss_casino = tuple(
+            (self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(CROWD_BINS)
+        )
         return ObservationModel(
             tuple(tuple(float(p) for p in row) for row in pips),
             colour,

@@ -16,6 +16,7 @@ import random
 import statistics
 import time
 
+from models.dice_detector.evaluate import cpu_description
 from referee import DicePlaced, DiceRolled, apply, find_ruleset, new_game, preview
 from referee.lasvegas.jsonio import settle_json
 from referee.lasvegas.simulate import default_players, play, random_game
@@ -30,15 +31,11 @@ def _median_seconds(func, repeats: int) -> float:
     return statistics.median(times)
 
 
-def _processor() -> str:
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
-            for line in cpuinfo:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+def _random_games(games: int) -> None:
+    """The benchmark's workload: ``games`` seeded random 4-player games of Las Vegas."""
+    rules, players = find_ruleset("las-vegas"), default_players(4)
+    for seed in range(games):
+        random_game(rules, players, seed)
 
 
 def against_lasvegas(games: int, repeats: int) -> dict[str, object] | None:
@@ -47,21 +44,15 @@ def against_lasvegas(games: int, repeats: int) -> dict[str, object] | None:
         import lasvegas  # type: ignore[import-not-found]
     except ImportError:
         return None
-    rules = find_ruleset("las-vegas")
-    players = default_players(4)
 
     def theirs() -> None:
         random.seed(0)
         for _ in range(games):
             lasvegas.Game([], num_players=4).run()
 
-    def ours() -> None:
-        for seed in range(games):
-            random_game(rules, players, seed)
-
     times: dict[str, list[float]] = {"lasvegas": [], "dice-referee": []}
     for _ in range(repeats):
-        for name, func in (("lasvegas", theirs), ("dice-referee", ours)):
+        for name, func in (("lasvegas", theirs), ("dice-referee", lambda: _random_games(games))):
             started = time.perf_counter()
             func()
             times[name].append(time.perf_counter() - started)
@@ -77,7 +68,7 @@ def against_lasvegas(games: int, repeats: int) -> dict[str, object] | None:
 def bench(games: int, repeats: int) -> dict[str, object]:
     rules = find_ruleset("las-vegas")
     players = default_players(4)
-    seconds = _median_seconds(lambda: [random_game(rules, players, seed) for seed in range(games)], repeats)
+    seconds = _median_seconds(lambda: _random_games(games), repeats)
     histories = [random_game(rules, players, seed).history for seed in range(games)]
     events = sum(len(h) for h in histories)
     turns = sum(isinstance(e, DiceRolled) for h in histories for e in h)
@@ -98,7 +89,7 @@ def bench(games: int, repeats: int) -> dict[str, object]:
     settle_s = _median_seconds(lambda: [settle_json(table) for _ in range(1000)], repeats) / 1000
     return {
         "python": platform.python_version(),
-        "processor": _processor(),
+        "processor": cpu_description(),
         "games": games,
         "games_per_s": round(games / seconds, 1),
         "ms_per_game": round(1000 * seconds / games, 3),

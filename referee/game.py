@@ -41,10 +41,12 @@ __all__ = [
     "DiceGame",
     "Game",
     "Turn",
+    "dice_game_of",
     "find_game",
     "find_ruleset",
     "game_of",
     "games",
+    "name_key",
     "register",
     "replay",
 ]
@@ -192,7 +194,8 @@ def register(game: Game) -> Game:
     return game
 
 
-def _key(name: str) -> str:
+def name_key(name: str) -> str:
+    """A game's or variant's name as compared: lower case, words joined by ``-`` (``"Las_Vegas"``: ``"las-vegas"``)."""
     return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
 
 
@@ -211,7 +214,7 @@ def find_game(name: str) -> Game:
     """
     if not isinstance(name, str) or not name.strip():
         raise UnknownRuleSetError(f"a game name is a non-empty string, got {name!r}")
-    key = _key(name.split("+", 1)[0])
+    key = name_key(name.split("+", 1)[0])
     for game in games():
         if key == game.name or key in game.aliases:
             return game
@@ -222,6 +225,18 @@ def find_game(name: str) -> Game:
 def game_of(state: Any) -> Game:
     """The game a state belongs to (found by its rule set)."""
     return find_game(state.ruleset.game)
+
+
+def dice_game_of(state: Any) -> DiceGame:
+    """The game of a state that is played with dice on the table.
+
+    Raises:
+        TypeError: for a game without dice (the dice pipeline cannot referee it).
+    """
+    game = game_of(state)
+    if not isinstance(game, DiceGame):
+        raise TypeError(f"{game.title} is not played with dice on the table")
+    return game
 
 
 def find_ruleset(name: str, variants: Sequence[str] = ()) -> Any:

@@ -60,12 +60,9 @@ class TableSnapshot:
         This is how the referee's expectations and synthetic training labels are made: each dice game
         says where its state puts the dice (:meth:`referee.game.Game.snapshot`).
         """
-        from referee.game import DiceGame, game_of
+        from referee.game import dice_game_of
 
-        game = game_of(state)
-        if not isinstance(game, DiceGame):
-            raise TypeError(f"{game.title} is not played with dice on the table")
-        return game.snapshot(state, frame_index, timestamp_s)
+        return dice_game_of(state).snapshot(state, frame_index, timestamp_s)
 
     def all_dice(self) -> list[DieReading]:
         """Every die read, casinos first, then the tray."""

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from referee import Colour, GameState
-from referee.game import DiceGame, game_of
+from referee.game import dice_game_of
 from referee.interpret import Interpreter, Verdict
 from referee.readings import TableSnapshot
 from vision.capture import Frame
@@ -230,15 +230,7 @@ def camera_referee(state: GameState, deal: Callable[[GameState], Any] | None = N
     The one place the interpreter is made: the command line, the page, the benchmarks and the tests
     use it (``deal`` deals the banknotes when a round starts; without it they are entered by hand).
     """
-    return Interpreter(_dice_game(state).camera(), state, deal=deal)
-
-
-def _dice_game(state: Any) -> DiceGame:
-    """The game of a state, which must be played with dice (this pipeline reads dice)."""
-    game = game_of(state)
-    if not isinstance(game, DiceGame):
-        raise TypeError(f"{game.title} is not played with dice: the dice pipeline cannot referee it")
-    return game
+    return Interpreter(dice_game_of(state).camera(), state, deal=deal)
 
 
 def referee_pipeline(reader: Reader, state: GameState, deal: Callable[[GameState], Any] | None = None, *,
@@ -272,7 +264,7 @@ def _event_line(verdict: Verdict) -> dict[str, Any]:
     if verdict.kind == "cleared":
         return {**line, "event": "cleared"}
     assert event is not None and before is not None
-    game = _dice_game(before)
+    game = dice_game_of(before)
     line.update(game.event_to_json(event))
     if line["event"] == "placed":
         line["count"] = int(line["dice"]) + int(line.get("biggies", 0)) + int(line.get("neutral", 0))
@@ -302,7 +294,7 @@ def report_lines(report: Report, last_table: list[Any]) -> list[dict[str, Any]]:
     state = report.state
     if state is None or (last_table and last_table[0] is state):
         return lines  # the game did not move: nor did its table
-    view = _dice_game(state).table_json(state)
+    view = dice_game_of(state).table_json(state)
     changed = not last_table or last_table[1] != view["casinos"]
     last_table[:] = [state, view["casinos"]]
     if changed:

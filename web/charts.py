@@ -19,7 +19,8 @@ def money_chart_svg(states: list[GameState], names: dict[str, str], width: int =
     players = [str(p) for p in states[0].players]
     rows = [{p: 0 for p in players}]
     for before, after in itertools.pairwise(states):
-        if after.history and isinstance(after.history[-1], RoundScored) and before is not after:
+        newest = after.recent(1)
+        if newest and isinstance(newest[0], RoundScored) and before is not after:
             rows.append({str(p): m for p, m in after.money().items()})
     top = max(max(row.values()) for row in rows) or 1
     left, right, upper, lower = 70, 110, 20, 40

@@ -26,7 +26,7 @@ from sqlalchemy import JSON, ForeignKey, Integer, String, create_engine, event, 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
-from referee import find_game
+from referee import Game, find_game
 
 __all__ = ["GameInfo", "Record", "Store"]
 
@@ -124,6 +124,7 @@ class Store:
             _sqlite_wal(self.engine)
         _Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._games: dict[int, Game] = {}
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -188,10 +189,7 @@ class Store:
 
     def events(self, game_id: int) -> list[tuple[Record, Any]]:
         """The game's effective events (undone ones left out), with their records."""
-        info = self.game(game_id)
-        if info is None:
-            raise KeyError(game_id)
-        read = find_game(info.ruleset).event_from_json
+        read = self._game_of(game_id).event_from_json
         records = self.records(game_id)
         undone = {int(r.body["seq"]) for r in records if r.kind == "undo"}
         return [(r, read(r.body)) for r in records if r.kind == "event" and r.seq not in undone]
@@ -202,16 +200,14 @@ class Store:
         Raises:
             KeyError: for an unknown game.
         """
-        info = self.game(game_id)
-        if info is None:
-            raise KeyError(game_id)
-        game = find_game(info.ruleset)
+        info = self._known(game_id)
+        game = self._game_of(game_id)
         return game.from_header(game.find_ruleset(info.ruleset), {"players": info.players, "neutral": info.neutral})
 
     def states(self, game_id: int) -> list[Any]:
         """The game's states, from the start to now, one per effective event (replayed, rules checked)."""
         state = self.initial_state(game_id)
-        apply = find_game(state.ruleset.game).apply
+        apply = self._game_of(game_id).apply
         states = [state]
         for _, event_ in self.events(game_id):
             state = apply(state, event_)
@@ -224,10 +220,20 @@ class Store:
 
     def append_event(self, game_id: int, event_: Any, who: str) -> Record:
         """Appends a referee event (in the game-record shape)."""
+        return self.append(game_id, "event", who, self._game_of(game_id).event_to_json(event_))
+
+    def _known(self, game_id: int) -> GameInfo:
         info = self.game(game_id)
         if info is None:
             raise KeyError(game_id)
-        return self.append(game_id, "event", who, find_game(info.ruleset).event_to_json(event_))
+        return info
+
+    def _game_of(self, game_id: int) -> Game:
+        """The rules of a stored game (found once: a game's rule set never changes)."""
+        game = self._games.get(game_id)
+        if game is None:
+            game = self._games[game_id] = find_game(self._known(game_id).ruleset)
+        return game
 
 
 def _info(game: _Game) -> GameInfo:

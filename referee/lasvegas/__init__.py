@@ -19,8 +19,8 @@ from typing import Any
 from referee.errors import NotationError
 from referee.game import Turn, register
 from referee.lasvegas import jsonio, narrate, notation, state, table
-from referee.lasvegas.events import Event, Passed
-from referee.lasvegas.rules import RuleSet, find_ruleset
+from referee.lasvegas.events import Event
+from referee.lasvegas.rules import GAME_ALIASES, RuleSet, find_ruleset
 from referee.lasvegas.scoring import Outcome, RoundPayout
 from referee.lasvegas.state import GameState
 from referee.readings import TableSnapshot
@@ -34,7 +34,7 @@ class LasVegas:
 
     name: str = "las-vegas"
     title: str = "Las Vegas (alea 2012)"
-    aliases: tuple[str, ...] = ("lasvegas", "vegas")
+    aliases: tuple[str, ...] = GAME_ALIASES
 
     def find_ruleset(self, name: str, variants: Sequence[str] = ()) -> RuleSet:
         """See :func:`referee.lasvegas.rules.find_ruleset`."""
@@ -55,13 +55,8 @@ class LasVegas:
     def legal_moves(self, current: GameState) -> tuple[Event, ...]:
         """The legal placements (and a pass where the rule set's hooks allow one)."""
         moves: tuple[Event, ...] = state.legal_placements(current)
-        cost = current.ruleset.hooks.pass_cost
-        if moves and cost is not None and current.roll is not None:
-            names = [name for name, _ in current.ruleset.hooks.resources]
-            held = current.resources[current.turn]
-            if all(held[names.index(name)] >= count for name, count in cost):
-                moves = (*moves, Passed(current.roll.player))
-        return moves
+        passed = state.legal_pass(current)
+        return moves if passed is None else (*moves, passed)
 
     def preview(self, current: GameState) -> RoundPayout:
         """See :func:`referee.lasvegas.state.preview`."""
@@ -121,10 +116,6 @@ class LasVegas:
         from referee.lasvegas.camera import LasVegasCamera
 
         return LasVegasCamera(model)
-
-    def state_json(self, current: GameState) -> dict[str, Any]:
-        """The state as the page shows it (see :func:`referee.lasvegas.jsonio.state_table_json`)."""
-        return jsonio.state_table_json(current)
 
     def table_json(self, current: GameState) -> dict[str, Any]:
         """Where the game stands on the table (see :func:`referee.lasvegas.jsonio.table_view_json`)."""

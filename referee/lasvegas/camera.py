@@ -318,10 +318,12 @@ def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> list[Expect
 
 def _leftovers(state: GameState) -> DiceRolled | None:
     """The dice the last placement left in the tray (the player takes them back), as a roll; None if none."""
-    history = state.history
-    if len(history) < 2 or not isinstance(history[-1], DicePlaced) or not isinstance(history[-2], DiceRolled):
+    last = state.recent(2)
+    if len(last) < 2:
         return None
-    roll, placed = history[-2], history[-1]
+    roll, placed = last
+    if not isinstance(placed, DicePlaced) or not isinstance(roll, DiceRolled):
+        return None
     value = placed.casino
     return DiceRolled(
         roll.player,

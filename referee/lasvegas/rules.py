@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import UnknownRuleSetError
+from referee.game import name_key
 from referee.lasvegas.hooks import LAS_VEGAS_HOOKS, Hooks
 
 __all__ = ["RULESETS", "VARIANTS", "RuleSet", "Variant", "find_ruleset"]
@@ -208,15 +209,14 @@ VARIANTS: tuple[Variant, ...] = (
 #: Named base games. Variants are combined with ``+`` (see :func:`find_ruleset`).
 RULESETS: tuple[RuleSet, ...] = (LAS_VEGAS,)
 
-_GAME_ALIASES = {"las-vegas": LAS_VEGAS, "lasvegas": LAS_VEGAS, "vegas": LAS_VEGAS}
+GAME_ALIASES: tuple[str, ...] = ("lasvegas", "vegas")
+"""Other spellings of the game's name (the registry's too: :data:`referee.lasvegas.GAME`)."""
 
-
-def _key(name: str) -> str:
-    return "-".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
+_GAME_ALIASES = {name: LAS_VEGAS for name in (LAS_VEGAS.game, *GAME_ALIASES)}
 
 
 def _find_variant(name: str) -> Variant:
-    key = _key(name)
+    key = name_key(name)
     for variant in VARIANTS:
         if key == variant.name or key in variant.aliases:
             return variant
@@ -258,7 +258,7 @@ def find_ruleset(name: str, variants: Iterable[str] = ()) -> RuleSet:
 @functools.lru_cache(maxsize=256)
 def _find_ruleset(name: str, variants: tuple[str, ...]) -> RuleSet:
     game, *parts = name.split("+")
-    base = _GAME_ALIASES.get(_key(game))
+    base = _GAME_ALIASES.get(name_key(game))
     if base is None:
         known = ", ".join(r.name for r in RULESETS)
         raise UnknownRuleSetError(f"unknown game {game!r}; games: {known}")

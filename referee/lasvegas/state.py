@@ -46,6 +46,7 @@ __all__ = [
     "Phase",
     "Turn",
     "apply",
+    "legal_pass",
     "legal_placements",
     "new_game",
     "next_actor",
@@ -152,9 +153,17 @@ class GameState:
     @property
     def history(self) -> tuple[Event, ...]:
         """Every event applied since :func:`new_game`, oldest first; not part of equality or notation."""
-        events = []
+        return self.recent(-1)
+
+    def recent(self, count: int) -> tuple[Event, ...]:
+        """The newest ``count`` events (all of them for a negative count), oldest first.
+
+        Walks only as far back as asked: the camera's look at the last move costs the same at any
+        point of a game.
+        """
+        events: list[Event] = []
         log = self.log
-        while log is not None:
+        while log is not None and len(events) != count:
             log, event = log
             events.append(event)
         events.reverse()
@@ -454,11 +463,10 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
     phase, turn = _next_turn(seat, held_dice, held_biggies, held_neutral)
     after = _evolve(state, phase=phase, turn=turn, casinos=tables, held_dice=held_dice, held_biggies=held_biggies,
                     held_neutral=held_neutral, roll=None, log=(state.log, event))  # fmt: skip
-    tiles = state.ruleset.hooks.tiles
-    if tiles:
-        for tile in tiles:
-            if tile.casino == value:
-                after = tile.on_placed(after, event)
+    hooks = state.ruleset.hooks
+    if hooks.tiles:  # most games have none: no call on the hot path
+        for tile in hooks.tiles_at(value):
+            after = tile.on_placed(after, event)
     return after
 
 
@@ -481,16 +489,34 @@ def _pass(state: GameState, event: Passed) -> GameState:
     if state.phase is not Phase.PLACE:
         raise _wrong_phase(state, "pass")
     seat = _turn_seat(state, event.player, " to place")
+    short = _short_of(state, seat, cost)
+    if short:
+        raise IllegalEventError(f"{event.player} {short}")
     names = [name for name, _ in state.ruleset.hooks.resources]
     held = list(state.resources[seat])
     for name, count in cost:
-        index = names.index(name)
-        if held[index] < count:
-            raise IllegalEventError(f"{event.player} has {held[index]} {name}: a pass costs {count}")
-        held[index] -= count
+        held[names.index(name)] -= count
     resources = (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :])
     phase, turn = _next_turn(seat, state.held_dice, state.held_biggies, state.held_neutral)
     return _evolve(state, phase=phase, turn=turn, roll=None, resources=resources, log=(state.log, event))
+
+
+def _short_of(state: GameState, seat: int, cost: tuple[tuple[str, int], ...]) -> str:
+    """What a player lacks to pay ``cost`` (``"has 0 chips: a pass costs 1"``), or "" if he can pay."""
+    for name, count in cost:
+        have = state.resource(name)[seat]
+        if have < count:
+            return f"has {have} {name}: a pass costs {count}"
+    return ""
+
+
+def legal_pass(state: GameState) -> Passed | None:
+    """The pass of the player to place, when the rule set has one and he can pay it; else None."""
+    cost = state.ruleset.hooks.pass_cost
+    roll = state.roll
+    if cost is None or state.phase is not Phase.PLACE or roll is None or _short_of(state, state.turn, cost):
+        return None
+    return Passed(roll.player)
 
 
 def _explain_placement(state: GameState, seat: int, value: int, placed: tuple[int, int, int],
@@ -632,9 +658,8 @@ def _score_table(state: GameState, number: int, neutral: tuple[Colour, ...]) -> 
     casino = CasinoId(number)
     payout: CasinoPayout = hooks.pay(casino, state.counts(number), state.casinos[number - 1].banknotes, neutral)
     if hooks.tiles:
-        for tile in hooks.tiles:
-            if tile.casino == number:
-                payout = tile.before_payout(state, payout)
+        for tile in hooks.tiles_at(number):
+            payout = tile.before_payout(state, payout)
     return payout
 
 

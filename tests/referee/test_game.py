@@ -94,6 +94,7 @@ def test_history_is_every_event_in_order_and_not_part_of_equality():
     events = [e for e, _ in play(find_ruleset("las-vegas"), ["red", "blue"], 5)][1:]
     final = random_game(find_ruleset("las-vegas"), ["red", "blue"], 5)
     assert final.history == tuple(events)
+    assert final.recent(2) == tuple(events[-2:]) and final.recent(0) == () and final.recent(10**6) == tuple(events)
     again = replay(new_game(final.ruleset, final.players), events)
     assert again == final and again.history == final.history
     assert dataclasses.replace(final, log=None) == final

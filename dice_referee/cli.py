@@ -84,8 +84,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     """Replays a game record and prints the final state (or every state with --steps)."""
     from referee.errors import RefereeError
-    from referee.lasvegas.jsonio import payout_to_json
-    from referee.lasvegas.state import new_game, outcome, preview
+    from referee.game import game_of
     from referee.record import read_record
 
     try:
@@ -97,29 +96,16 @@ def run_replay(args: argparse.Namespace) -> int:
     except RefereeError as error:
         print(f"dice-referee replay: {args.record}: {error}", file=sys.stderr)
         return 1
+    game = game_of(state)
     if args.steps:
-        from referee.lasvegas.jsonio import event_to_json
-        from referee.lasvegas.state import apply
-
-        step = new_game(state.ruleset, state.players, state.neutral)
-        print(step.to_notation())
+        step = game.from_header(state.ruleset, game.header(state))
+        print(game.to_notation(step))
         for event in state.history:
-            step = apply(step, event)
-            print(f"{step.to_notation()}    # {json.dumps(event_to_json(event))}")
+            step = game.apply(step, event)
+            print(f"{game.to_notation(step)}    # {json.dumps(game.event_to_json(event))}")
         return 0
-    result = outcome(state)
-    summary: dict[str, Any] = {
-        "notation": state.to_notation(),
-        "events": len(state.history),
-        "money": {str(p): v for p, v in state.money().items()},
-        "preview": payout_to_json(preview(state)),
-    }
-    if result is not None:
-        summary["winners"] = [str(w) for w in result.winners]
-        summary["standings"] = [
-            {"player": str(s.player), "money": s.money_usd, "banknotes": s.banknotes, "rank": s.rank}
-            for s in result.standings
-        ]
+    summary: dict[str, Any] = {"notation": game.to_notation(state), "events": len(state.history)}
+    summary.update(game.summary_json(state))
     _emit(summary, sys.stdout)
     return 0
 
@@ -297,7 +283,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.errors import RefereeError
-    from referee.lasvegas.jsonio import event_to_json
+    from referee.game import game_of
     from referee.lasvegas.rules import find_ruleset
     from referee.lasvegas.simulate import seeded_deal
     from referee.lasvegas.state import new_game
@@ -366,7 +352,7 @@ def run_watch(args: argparse.Namespace) -> int:
                     record.close()
                     record = _rewrite_record(args.record, pipeline.observer.state)
                 elif record is not None and verdict.kind == "event" and verdict.event is not None:
-                    record.write(json.dumps(event_to_json(verdict.event)) + "\n")
+                    record.write(json.dumps(game_of(verdict.state).event_to_json(verdict.event)) + "\n")
                     record.flush()
             for line in report_lines(report, last):
                 if args.json:

@@ -29,8 +29,14 @@ from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
 HERE = Path(__file__).resolve().parent
-CROWD_BINS = 4
-"""Casinos are binned by how many dice lie there: 0-3, 4-7, 8-11, 12 or more (a crowd hides dice)."""
+CROWD_WIDTH = 2
+"""Casinos are binned by how many dice lie there, two counts a bin: 0-1, 2-3, ... (a crowd hides dice)."""
+CROWD_BINS = 11
+"""The last bin holds the casinos with ``CROWD_WIDTH * (CROWD_BINS - 1)`` dice or more (20)."""
+CROWDED = 4
+"""From this many dice on a casino, more dice hide more: the miss rates of the bins from here on are made
+non-decreasing (pooled where a bin measured fewer misses than the one before: chance, with few readings).
+Below it a lone die is missed more often than one among a few (it lies at the casino's edge)."""
 
 TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "2p": ("las-vegas", ("black", "white")),
@@ -65,6 +71,30 @@ class _Recorder:
         return []
 
 
+def _non_decreasing_from(start: int, missed: list[int], present: list[int]) -> tuple[float, ...]:
+    """Add-one miss rates per bin, made non-decreasing from bin ``start`` on.
+
+    From ``start`` on, adjacent bins that fall are pooled until none does, and a bin where no die was
+    measured takes the rate of the bin before it (nothing says it is higher).
+
+    Example:
+        >>> [round(p, 2) for p in _non_decreasing_from(1, [1, 8, 2, 30, 0], [10, 40, 40, 60, 0])]
+        [0.17, 0.13, 0.13, 0.5, 0.5]
+    """
+    rates = [(m + 1) / (n + 2) for m, n in zip(missed, present, strict=True)]
+    blocks: list[list[int]] = []  # [missed, present, bins] pooled, bins from ``start`` on
+    for m, n in zip(missed[start:], present[start:], strict=True):
+        if not n and blocks:
+            blocks[-1][2] += 1
+            continue
+        blocks.append([m, n, 1])
+        while len(blocks) > 1 and (blocks[-2][0] + 1) / (blocks[-2][1] + 2) > (blocks[-1][0] + 1) / (blocks[-1][1] + 2):
+            last = blocks.pop()
+            blocks[-1] = [blocks[-1][0] + last[0], blocks[-1][1] + last[1], blocks[-1][2] + last[2]]
+    pooled = [(m + 1) / (n + 2) for m, n, count in blocks for _ in range(count)]
+    return tuple(rates[:start] + pooled)
+
+
 class Counts:
     """What was read against what lay there."""
 
@@ -79,7 +109,7 @@ class Counts:
 
     def add(self, zone: int, truth: list[DieReading], read: list[DieReading]) -> None:
         """One zone of one reading: exact matches first, then same colour, then same face, then any."""
-        crowd = "tray" if zone == 0 else f"casino{min(len(truth) // 4, CROWD_BINS - 1)}"
+        crowd = "tray" if zone == 0 else f"casino{min(len(truth) // CROWD_WIDTH, CROWD_BINS - 1)}"
         self.present[crowd] += len(truth)
         self.read += len(read)
         truth, read = list(truth), list(read)
@@ -102,6 +132,16 @@ class Counts:
         self.missed[crowd] += len(truth)
         self.extra += len(read)
 
+    def add_counts(self, other: Counts) -> None:
+        """Adds the counts of another measurement to these."""
+        self.pips += other.pips
+        self.colour += other.colour
+        self.big += other.big
+        self.missed += other.missed
+        self.present += other.present
+        self.extra += other.extra
+        self.read += other.read
+
     @classmethod
     def from_source(cls, source: dict[str, Any]) -> Counts:
         """The counts kept in a model's ``source`` (to fit it again without watching the games)."""
@@ -123,9 +163,9 @@ class Counts:
         colour = {t: {r: n / (total[t] + 1) for (a, r), n in self.colour.items() if a == t} for t in trues}
         big_n = self.big[True, True] + self.big[True, False]
         normal_n = self.big[False, True] + self.big[False, False]
-        miss_casino = tuple(
-            (self.missed[f"casino{k}"] + 1) / (self.present[f"casino{k}"] + 2) for k in range(CROWD_BINS)
-        )
+        missed = [self.missed[f"casino{k}"] for k in range(CROWD_BINS)]
+        present = [self.present[f"casino{k}"] for k in range(CROWD_BINS)]
+        miss_casino = _non_decreasing_from(CROWDED // CROWD_WIDTH, missed, present)
         return ObservationModel(
             tuple(tuple(float(p) for p in row) for row in pips),
             colour,
@@ -134,6 +174,7 @@ class Counts:
             (self.big[False, True] + 1) / (normal_n + 2),
             (self.missed["tray"] + 1) / (self.present["tray"] + 2),
             miss_casino,
+            CROWD_WIDTH,
             (self.extra + 1) / (self.read + 2),
             source,
         )
@@ -179,19 +220,33 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=HERE / "observation.json")
     parser.add_argument("--refit", action="store_true", help="fit the model again from the counts kept in --out "
                         "(no games watched)")  # fmt: skip
+    parser.add_argument("--counts", type=Path, nargs="+", metavar="MODEL", help="fit the model from the counts "
+                        "kept in these models, summed (measurements of other seeds run apart), into --out")  # fmt: skip
     args = parser.parse_args()
-    if args.refit:
-        source = json.loads(args.out.read_text())["source"]
-        counts = Counts.from_source(source)
+    if args.refit or args.counts:
+        sources = [json.loads(path.read_text())["source"] for path in args.counts or [args.out]]
+        counts = Counts()
+        for one in sources:
+            counts.add_counts(Counts.from_source(one))
+        source = _source(counts, [s for one in sources for s in one["seeds"]], sources[0]["rounds_per_game"],
+                         sum(one["readings"] for one in sources))  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
     counts, readings = measure(args.seeds, args.rounds)
-    source = {
+    source = _source(counts, [1000 * k + s for k in range(len(TABLES)) for s in args.seeds], args.rounds, readings)
+    model = counts.model(source)
+    args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
+    print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
+
+
+def _source(counts: Counts, seeds: list[int], rounds: int, readings: int) -> dict[str, Any]:
+    """What a model keeps of how it was measured: the counts themselves, to fit it again."""
+    return {
         "measured": True,
         "how": "python -m models.observation: rendered games of the nine benchmark tables, the shipped reader "
         "through vision.pipeline.TablePipeline, every settled reading against the rendered dice, zone by zone",
-        "seeds": [1000 * k + s for k in range(len(TABLES)) for s in args.seeds],
-        "rounds_per_game": args.rounds,
+        "seeds": seeds,
+        "rounds_per_game": rounds,
         "readings": readings,
         "dice_present": sum(counts.present.values()),
         "dice_read": counts.read,
@@ -202,9 +257,6 @@ def main() -> None:
         "present": dict(counts.present),
         "biggy_counts": {f"{'T' if t else 'F'}{'T' if r else 'F'}": n for (t, r), n in counts.big.items()},
     }
-    model = counts.model(source)
-    args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
-    print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
 
 
 if __name__ == "__main__":

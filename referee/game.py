@@ -158,6 +158,13 @@ class Game(Protocol):
         """The state as the live page and the history show it (``names``: a name per player colour)."""
         ...
 
+    def summary_json(self, state: Any) -> dict[str, Any]:
+        """What ``dice-referee replay`` prints of a game beside its notation and number of events.
+
+        For Las Vegas: the money, the payout preview, and once the game is over the winners and standings.
+        """
+        ...
+
 
 @runtime_checkable
 class DiceGame(Game, Protocol):

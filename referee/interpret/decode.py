@@ -143,8 +143,9 @@ class Interpreter:
         beam: how many histories are kept.
         margin: nats by which a history must beat every other that disagrees before its events are said.
         event_cost: the prior cost of each event (a move is less likely than no move between two readings).
-        alert_cost: the cost of one reading, under the best history, above which the reading is an alert
-            (half of it, two readings in a row), when the game finds what is wrong with it.
+        alert_cost: the cost of what changed in one reading, under the best history, above which nothing
+            is said from it; the misfit of whole readings summed while each passes a third of it, above
+            which the reading is an alert, when the game finds what is wrong with it.
     """
 
     def __init__(self, game: Game, state: Any, deal: Callable[[Any], Any] | None = None,
@@ -171,7 +172,8 @@ class Interpreter:
         self.state = state
         self._anchor = state
         self._histories = [_History(state, (), 0.0, ())]
-        self._last_signature: dict[int, tuple[Any, ...]] = {}
+        self._previous: TableCost | None = None
+        """The reading before, scored (what each history's table cost then)."""
         self._said: list[Any] = []
         """The events said since the anchor."""
         self._awaiting_clear = False
@@ -179,7 +181,7 @@ class Interpreter:
         self._doubt_before: tuple[str, str] | None = None
         self._strain = 0.0
         """The misfit of the best history summed over the readings in a row it explains with more
-        than about one error (a die missed on a casino costs about 3 nats, a misread face about 8)."""
+        than about one error (a die missed on a casino costs 1.5 to 6 nats, a misread face about 8)."""
 
     def apply(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> Verdict:
         """Applies an event that did not come from the camera (a deal entered by hand, a correction).
@@ -230,9 +232,7 @@ class Interpreter:
     def _decode(self, snapshot: Any, reading: Reading) -> list[Verdict]:
         game = self.game
         score = TableCost(self.model, reading)
-        last = self._last_signature
-        unchanged = frozenset(z for z in {*reading, *last} if last.get(z) == score.signature.get(z))
-        self._last_signature = score.signature
+        previous, self._previous = self._previous, score
         merged: dict[Hashable, tuple[_History, float]] = {}
         for history in self._histories:
             options = [Candidate(())] if game.forced(history.state) is not None else [
@@ -242,7 +242,7 @@ class Interpreter:
                 if extended is None:
                     continue
                 table = game.expected(extended.state)
-                here = score(table, history.table, unchanged)
+                here = score(table, history.table, previous)
                 extended = _History(extended.state, extended.events, extended.cost + here, extended.notes, table)
                 key = game.key(extended.state)
                 if key not in merged or extended.cost < merged[key][0].cost:
@@ -265,11 +265,13 @@ class Interpreter:
         self._histories = [h for h, _ in ranked]
         best_here = score(self._histories[0].table)  # the whole reading, zones read as before included
         self._strain = self._strain + best_here if best_here > self.alert_cost / 3 else 0.0
-        # Even the best legal history explains this reading with two errors or more: what lies there is
-        # likely a move against the rules, so nothing is said from it (the histories still weigh it)
-        # and the game's diagnosis is the alert. A reading off by about one error is explained (events
-        # said), and alerted when it stays so (two dice taken off a casino, a face misread for good).
-        said = [] if best_here > self.alert_cost else self._say(snapshot)
+        # Even the best legal history explains what changed in this reading with two errors or more:
+        # what lies there is likely a move against the rules, so nothing is said from it (the histories
+        # still weigh it) and the game's diagnosis is the alert. Only what changed: a crowd that hides
+        # dice reading after reading is weighed once (a zone costs what its misfit grew by), not a
+        # reason to say nothing for the rest of the round. A reading off by about one error is explained
+        # (events said), and alerted when it stays so (two dice taken off a casino, a face misread for good).
+        said = [] if ranked[0][1] > self.alert_cost else self._say(snapshot)
         if self._strain > self.alert_cost and not any(v.kind == "event" for v in said):
             reason = game.diagnose(self.state, snapshot)
             if reason:
@@ -331,10 +333,11 @@ class Interpreter:
             n += 1
         return n
 
-    def _words(self, history: _History, since: int) -> str:
+    def _words(self, history: _History, since: int, until: int | None = None) -> str:
+        """The events ``since:until`` of a history, in words."""
         state = self._anchor
         words = []
-        for k, event in enumerate(history.events):
+        for k, event in enumerate(history.events[:until]):
             if k >= since:
                 words.append(self.game.describe(event, state))
             state = self.game.apply(state, event)
@@ -346,7 +349,8 @@ class Interpreter:
         if second is None:
             return []
         since = self._agreed(first.events, second.events, len(self._said))
-        a, b = self._words(first, since), self._words(second, since)
+        # The first event where they part: the question stays the same while both go on alike after it.
+        a, b = self._words(first, since, since + 1), self._words(second, since, since + 1)
         pair = (a, b)
         if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading
             self._doubt_before = pair

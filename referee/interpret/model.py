@@ -55,7 +55,10 @@ class ObservationModel:
     miss_tray: float
     """P(a die in the tray is not read)."""
     miss_casino: tuple[float, ...]
-    """P(a die on a casino is not read), by crowd: index k for casinos holding 4k to 4k+3 dice (last: more)."""
+    """P(a die on a casino is not read), by crowd: index k for casinos holding ``crowd_width`` * k dice up to
+    the next bin (the last: more)."""
+    crowd_width: int
+    """How many crowd sizes a bin of ``miss_casino`` holds."""
     extra: float
     """P(one die read that is not there), per die read."""
     source: Mapping[str, Any] = field(default_factory=dict)
@@ -74,7 +77,7 @@ class ObservationModel:
     def generic(cls) -> ObservationModel:
         """Round numbers for a reader never measured: 2 % of faces and 1 % of colours misread, 3 % missed."""
         pips = tuple(tuple(0.98 if i == j else 0.004 for j in range(6)) for i in range(6))
-        return cls(pips, {}, 0.002, 0.95, 0.02, 0.03, (0.02, 0.04, 0.08), 0.01, {"measured": False})
+        return cls(pips, {}, 0.002, 0.95, 0.02, 0.03, (0.02, 0.04, 0.08), 4, 0.01, {"measured": False})
 
     @classmethod
     def load(cls, path: Path) -> ObservationModel:
@@ -96,8 +99,8 @@ class ObservationModel:
             raise ValueError("pips must be a 6x6 table")
         colour = {str(t): {str(r): float(p) for r, p in row.items()} for t, row in obj["colour"].items()}
         return cls(pips, colour, float(obj["colour_floor"]), float(obj["biggy_hit"]), float(obj["biggy_false"]),
-                   float(obj["miss_tray"]), tuple(float(p) for p in obj["miss_casino"]), float(obj["extra"]),
-                   dict(obj.get("source", {})))  # fmt: skip
+                   float(obj["miss_tray"]), tuple(float(p) for p in obj["miss_casino"]),
+                   int(obj.get("crowd_width", 4)), float(obj["extra"]), dict(obj.get("source", {})))  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
@@ -109,6 +112,7 @@ class ObservationModel:
             "biggy_false": round(self.biggy_false, 5),
             "miss_tray": round(self.miss_tray, 5),
             "miss_casino": [round(p, 5) for p in self.miss_casino],
+            "crowd_width": self.crowd_width,
             "extra": round(self.extra, 5),
             "source": dict(self.source),
         }
@@ -145,7 +149,7 @@ class ObservationModel:
         if zone == "tray":
             return _log(self.miss_tray)
         bins = self.miss_casino
-        return _log(bins[min(crowd // 4, len(bins) - 1)])
+        return _log(bins[min(crowd // self.crowd_width, len(bins) - 1)])
 
     def extra_cost(self) -> float:
         """The cost of a die read that is not there."""

@@ -9,6 +9,7 @@ dice a player may already have taken back) or an extra (a die read that is not t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -90,26 +91,49 @@ class TableCost:
     def __init__(self, model: ObservationModel, reading: Reading) -> None:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
-        self.signature = {zone: tuple(sorted(dice)) for zone, dice in self.reading.items() if dice}
-        """Per zone with dice, what was read there (to tell which zones read as before)."""
         self._cache: dict[tuple[int, tuple[Expected, ...]], float] = {}
 
-    def __call__(self, table: Table, before: Table | None = None, unchanged: frozenset[int] = frozenset()) -> float:
+    def zone(self, zone: int, expected: Sequence[Expected]) -> float:
+        """The cost of what was read in ``zone`` if ``expected`` lies there."""
+        key = (zone, tuple(expected))
+        cost = self._cache.get(key)
+        if cost is None:
+            cost = self._cache[key] = _zone_cost(self.model, zone, key[1], self.reading.get(zone, ()))
+        return cost
+
+    def zones(self, table: Table) -> dict[int, float]:
+        """The cost per zone of the reading if ``table`` lies there (zones absent from ``table`` are empty)."""
+        return {zone: self.zone(zone, table.get(zone, ())) for zone in {*table, *self.reading}}
+
+    def __call__(self, table: Table, before: Table | None = None, previous: TableCost | None = None) -> float:
         """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty).
 
-        A zone in ``unchanged`` (read as in the reading before) where ``table`` holds what ``before``
-        (the table of the reading before) held brings no new evidence: it costs nothing (a die hidden
-        in a crowd stays hidden while nothing moves there, and is counted once, not at every reading).
+        With ``previous`` (the reading before) and ``before`` (the table this history said lay there
+        then), a zone where dice were only added since, in the reading and in the table alike, costs
+        only what its misfit grew by (never less than nothing): the reader's errors last while dice
+        do not move (a die hidden under others stays hidden while dice are put beside it), so such a
+        die is charged once, when it goes unseen, not again each time its casino gains a die. A zone
+        read as before where the table did not change costs nothing (no new evidence).
         """
+        if previous is None or before is None:
+            return sum(self.zones(table).values())
         total = 0.0
-        for zone in {*table, *self.reading}:
+        for zone in {*table, *self.reading, *before, *previous.reading}:
             expected = tuple(table.get(zone, ()))
-            if zone in unchanged and before is not None and expected == tuple(before.get(zone, ())):
+            cost = self.zone(zone, expected)
+            if not cost:
                 continue
-            key = (zone, expected)
-            cost = self._cache.get(key)
-            if cost is None:
-                cost = _zone_cost(self.model, zone, expected, self.reading.get(zone, ()))
-                self._cache[key] = cost
+            was = tuple(before.get(zone, ()))
+            if _added_only(was, expected) and _added_only(previous.reading.get(zone, ()), self.reading.get(zone, ())):
+                cost = max(0.0, cost - previous.zone(zone, was))
             total += cost
         return total
+
+
+def _added_only(before: Sequence[object], after: Sequence[object]) -> bool:
+    """True when ``after`` holds every item of ``before`` (as many times), perhaps more."""
+    if len(after) < len(before):
+        return False
+    left = Counter(after)
+    left.subtract(before)
+    return min(left.values(), default=0) >= 0

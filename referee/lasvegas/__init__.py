@@ -129,6 +129,21 @@ class LasVegas:
         """A preview or settlement as JSON (see :func:`referee.lasvegas.jsonio.payout_to_json`)."""
         return jsonio.payout_to_json(payout)
 
+    def summary_json(self, current: GameState) -> dict[str, Any]:
+        """The money, the payout preview; once the game is over the winners and the standings."""
+        summary: dict[str, Any] = {
+            "money": {str(p): v for p, v in current.money().items()},
+            "preview": jsonio.payout_to_json(state.preview(current)),
+        }
+        result = state.outcome(current)
+        if result is not None:
+            summary["winners"] = [str(w) for w in result.winners]
+            summary["standings"] = [
+                {"player": str(s.player), "money": s.money_usd, "banknotes": s.banknotes, "rank": s.rank}
+                for s in result.standings
+            ]
+        return summary
+
     def __repr__(self) -> str:
         return "referee.lasvegas.GAME"
 

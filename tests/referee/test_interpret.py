@@ -12,7 +12,7 @@ import pytest
 
 from referee import Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
 from referee.interpret import Interpreter, ObservationModel
-from referee.interpret.table import Expected, zone_cost
+from referee.interpret.table import Expected, TableCost, zone_cost
 from referee.lasvegas.camera import LasVegasCamera, canonical_history
 from referee.lasvegas.simulate import Dealer, default_players, table_moments, virtual_deal
 from referee.readings import DieReading, TableSnapshot
@@ -150,6 +150,22 @@ def test_a_reading_costs_least_against_the_table_that_lies_there():
     assert zone_cost(MODEL, 3, red3, read) < zone_cost(MODEL, 3, red3, blue)
     optional = [Expected("red", False, 3, optional=True)]
     assert zone_cost(MODEL, 0, optional, []) < zone_cost(MODEL, 0, red3[:1], [])  # a leftover may be gone
+
+
+def test_a_die_hidden_in_a_growing_pile_is_charged_once_not_at_every_die_added():
+    blue = [Expected("blue", False, 2)] * 4
+    white = Expected("white", False, 2)
+    read = [DieReading(Colour.BLUE, False, 2)] * 4
+    first = TableCost(MODEL, {2: read})  # the white die placed with the blues is not seen
+    hidden = first({2: [*blue, white]})
+    assert hidden > 0
+    more = TableCost(MODEL, {2: [*read, DieReading(Colour.RED, False, 2)]})  # a red die joins; white still unseen
+    joined = [*blue, white, Expected("red", False, 2)]
+    assert more({2: joined}, {2: [*blue, white]}, first) < hidden / 10
+    # a table that had no white die there pays nothing either way; one that loses a die pays in full
+    assert more({2: [*blue, Expected("red", False, 2)]}, {2: blue}, first) < 0.1
+    gone = TableCost(MODEL, {2: read[:3]})
+    assert gone({2: [*blue, white]}, {2: [*blue, white]}, first) >= gone({2: [*blue, white]}) - 1e-9
 
 
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):

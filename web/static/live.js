@@ -16,11 +16,33 @@ function say(text) {
   if (speak.checked && "speechSynthesis" in window) window.speechSynthesis.speak(new SpeechSynthesisUtterance(text));
 }
 
+// Each game draws its own table; a game without a view here shows its table notation.
+const VIEWS = {"las-vegas": lasVegasView};
+
 function render(state) {
   document.getElementById("status").textContent = state.status + (state.calibrated ? "" : " (not calibrated)");
   document.getElementById("fps").textContent = state.fps + " frames/s, " + state.processing_ms + " ms each";
   document.getElementById("notice").textContent = state.notice || "";
   document.getElementById("round").textContent = state.round;
+  (VIEWS[state.game] || notationView)(state);
+}
+
+function notationView(state) {
+  const names = Object.fromEntries((state.players || []).map(p => [p.colour, p.name]));
+  document.getElementById("turn").textContent = state.to_act ? (names[state.to_act] || state.to_act) + " to act"
+    : state.phase || "";
+  const casinos = document.getElementById("casinos");
+  casinos.replaceChildren();
+  const text = document.createElement("pre");
+  text.textContent = state.notation || "";
+  casinos.insertRow().insertCell().append(text);
+  const scores = document.getElementById("scores");
+  scores.replaceChildren();
+  (state.players || []).forEach(p => scores.insertRow().insertCell().append(chip(p.colour, p.name)));
+  document.getElementById("final").replaceChildren();
+}
+
+function lasVegasView(state) {
   const names = Object.fromEntries(state.players.map(p => [p.colour, p.name]));
   document.getElementById("turn").textContent =
     state.to_act ? (names[state.to_act] || state.to_act) + " to " + (state.phase === "place" ? "place" : "roll")

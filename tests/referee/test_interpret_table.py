@@ -180,6 +180,25 @@ def test_a_placement_partly_hidden_in_a_crowd_counts_when_the_tray_shows_the_res
     assert referee.state.casinos[5].dice == (3, 3)
 
 
+def test_a_die_hidden_in_a_pile_stays_placed_while_dice_are_put_beside_it():
+    """Traced (seeds 6004, 8002): a die hidden for good on a casino was charged again at every die put
+    beside it, until a history that had not placed it (a roll misread) looked cheaper."""
+    referee, tray = rolled()  # red rolled 1 3 3 5 6 6 6 2
+    pile = list(tray[4:6])  # red's third 6 is on casino 6 but hidden from now on
+    assert said(look(referee, 2, casinos(c6=pile), tray[:4] + tray[7:])) == ["red places 3 dice showing 6 on casino 6"]
+    turns = [(BLUE, (1, 2, 3, 4, 5, 5, 6, 6), 20), (RED, (1, 2, 3, 6, 6), 40), (BLUE, (1, 2, 2, 3, 6, 6), 60)]
+    frame = 3
+    for colour, faces, track in turns:
+        roll = dice(colour, faces, track)
+        sixes = [d for d in roll if d.pips == 6]
+        look(referee, frame, casinos(c6=pile), roll)
+        pile += sixes
+        verdicts = look(referee, frame + 1, casinos(c6=pile), [d for d in roll if d.pips != 6])
+        assert not any(v.replaces for v in verdicts), [str(v) for v in verdicts]
+        frame += 2
+    assert referee.state.casinos[5].dice == (5, 4)  # red 3 + 2, blue 2 + 2: the hidden die still counts
+
+
 def test_two_dice_touching_read_as_one_are_the_whole_placement_when_the_tray_shows_the_rest():
     referee, tray = rolled()  # red rolled 1 3 3 5 6 6 6 2
     table = casinos(c3=tray[1:2])  # both 3s on casino 3, touching: one die read there

@@ -341,6 +341,7 @@ def run_watch(args: argparse.Namespace) -> int:
         except OSError as error:
             return fail(f"cannot write {args.record}: {error.strerror}")
     last: list[Any] = []
+    event_json = game_of(state).event_to_json  # the game's, for the record
     try:
         for frame in source.frames():
             report = pipeline.process(frame)
@@ -352,7 +353,7 @@ def run_watch(args: argparse.Namespace) -> int:
                     record.close()
                     record = _rewrite_record(args.record, pipeline.observer.state)
                 elif record is not None and verdict.kind == "event" and verdict.event is not None:
-                    record.write(json.dumps(game_of(verdict.state).event_to_json(verdict.event)) + "\n")
+                    record.write(json.dumps(event_json(verdict.event)) + "\n")
                     record.flush()
             for line in report_lines(report, last):
                 if args.json:

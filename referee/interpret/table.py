@@ -92,6 +92,8 @@ class TableCost:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
         self._cache: dict[tuple[int, tuple[Expected, ...]], float] = {}
+        self._lost: tuple[int, frozenset[int]] | None = None
+        """``id`` of the reading before and the zones where this reading lacks a die it read there."""
 
     def zone(self, zone: int, expected: Sequence[Expected]) -> float:
         """The cost of what was read in ``zone`` if ``expected`` lies there."""
@@ -100,10 +102,6 @@ class TableCost:
         if cost is None:
             cost = self._cache[key] = _zone_cost(self.model, zone, key[1], self.reading.get(zone, ()))
         return cost
-
-    def zones(self, table: Table) -> dict[int, float]:
-        """The cost per zone of the reading if ``table`` lies there (zones absent from ``table`` are empty)."""
-        return {zone: self.zone(zone, table.get(zone, ())) for zone in {*table, *self.reading}}
 
     def __call__(self, table: Table, before: Table | None = None, previous: TableCost | None = None) -> float:
         """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty).
@@ -115,19 +113,32 @@ class TableCost:
         die is charged once, when it goes unseen, not again each time its casino gains a die. A zone
         read as before where the table did not change costs nothing (no new evidence).
         """
+        zones = {*table, *self.reading}  # any other zone is empty in both: it costs nothing
         if previous is None or before is None:
-            return sum(self.zones(table).values())
+            return sum(self.zone(zone, table.get(zone, ())) for zone in zones)
+        lost = self._lost_since(previous)
         total = 0.0
-        for zone in {*table, *self.reading, *before, *previous.reading}:
+        for zone in zones:
             expected = tuple(table.get(zone, ()))
             cost = self.zone(zone, expected)
-            if not cost:
-                continue
-            was = tuple(before.get(zone, ()))
-            if _added_only(was, expected) and _added_only(previous.reading.get(zone, ()), self.reading.get(zone, ())):
-                cost = max(0.0, cost - previous.zone(zone, was))
+            if cost and zone not in lost:
+                was = tuple(before.get(zone, ()))
+                if was == expected or _added_only(was, expected):
+                    cost = max(0.0, cost - previous.zone(zone, was))
             total += cost
         return total
+
+    def _lost_since(self, previous: TableCost) -> frozenset[int]:
+        """The zones where this reading lacks a die ``previous`` read there.
+
+        Found once per reading before, not per candidate table: the interpreter scores every candidate
+        against the same one.
+        """
+        if self._lost is None or self._lost[0] != id(previous):
+            zones = {*self.reading, *previous.reading}
+            lost = frozenset(z for z in zones if not _added_only(previous.reading.get(z, ()), self.reading.get(z, ())))
+            self._lost = (id(previous), lost)
+        return self._lost[1]
 
 
 def _added_only(before: Sequence[object], after: Sequence[object]) -> bool:

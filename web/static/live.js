@@ -24,11 +24,11 @@ function render(state) {
   document.getElementById("fps").textContent = state.fps + " frames/s, " + state.processing_ms + " ms each";
   document.getElementById("notice").textContent = state.notice || "";
   document.getElementById("round").textContent = state.round;
-  (VIEWS[state.game] || notationView)(state);
+  const names = Object.fromEntries((state.players || []).map(p => [p.colour, p.name]));
+  (VIEWS[state.game] || notationView)(state, names);
 }
 
-function notationView(state) {
-  const names = Object.fromEntries((state.players || []).map(p => [p.colour, p.name]));
+function notationView(state, names) {
   document.getElementById("turn").textContent = state.to_act ? (names[state.to_act] || state.to_act) + " to act"
     : state.phase || "";
   const casinos = document.getElementById("casinos");
@@ -42,8 +42,7 @@ function notationView(state) {
   document.getElementById("final").replaceChildren();
 }
 
-function lasVegasView(state) {
-  const names = Object.fromEntries(state.players.map(p => [p.colour, p.name]));
+function lasVegasView(state, names) {
   document.getElementById("turn").textContent =
     state.to_act ? (names[state.to_act] || state.to_act) + " to " + (state.phase === "place" ? "place" : "roll")
     : state.awaiting_clear ? "round over: clear the casinos" : state.phase;

@@ -11,6 +11,7 @@ alert or held-back reading the settled table it came from::
 from __future__ import annotations
 
 import argparse
+from collections import Counter
 from pathlib import Path
 
 from referee import new_game
@@ -48,19 +49,34 @@ def main() -> None:
         report = pipeline.process(frame)
         every = args.readings_from is not None and frame.index >= args.readings_from
         if every and report.snapshot is not None and not report.verdicts:
-            print(f"  {frame.index} read: {_table(report.snapshot)}")
+            print(f"  {frame.index} read: {_table(report.snapshot)}{_misread(report.snapshot, moment.snapshot)}")
         for verdict in report.verdicts:
             print(f"  {frame.index} {verdict.kind}: {verdict}")
             if (every or verdict.kind in ("alert", "uncertain")) and report.snapshot is not None:
-                print(f"     read: {_table(report.snapshot)}")
+                print(f"     read: {_table(report.snapshot)}{_misread(report.snapshot, moment.snapshot)}")
             for words, cost in getattr(verdict, "candidates", ()):
                 print(f"     weighed (+{cost}): {words}")
 
 
-def _table(snapshot) -> str:
-    def die(d) -> str:
-        return f"{d.colour.value}{'*' if d.big else ''} {d.pips}"
+def _die(d) -> str:
+    return f"{d.colour.value}{'*' if d.big else ''} {d.pips}"
 
+
+def _misread(read, truth) -> str:
+    """What the reading lacks (-) and has over (+) the true table, zone by zone ('' when none)."""
+    parts = []
+    for zone, (got, true) in enumerate(zip((read.tray, *read.casinos), (truth.tray, *truth.casinos), strict=True)):
+        lacks = Counter(map(_die, true)) - Counter(map(_die, got))
+        extra = Counter(map(_die, got)) - Counter(map(_die, true))
+        if lacks or extra:
+            name = f"casino {zone}" if zone else "tray"
+            marks = [*(f"-{d}" for d in lacks.elements()), *(f"+{d}" for d in extra.elements())]
+            parts.append(f"{name}: " + " ".join(marks))
+    return f"\n     vs truth: {'; '.join(parts)}" if parts else ""
+
+
+def _table(snapshot) -> str:
+    die = _die
     casinos = {n: [die(d) for d in dice] for n, dice in enumerate(snapshot.casinos, start=1) if dice}
     return f"casinos {casinos}, tray {[die(d) for d in snapshot.tray]}"
 

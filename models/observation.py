@@ -54,6 +54,12 @@ every base-box colour (white as a player and as the neutral dice), the neutral v
 Name -> (rule set, player colours in seat order)."""
 
 
+FIT_ROUNDS = 20
+"""Turns of fitting the crowd rates and the colour factors (they settle within a few)."""
+COLOUR_PRIOR = 30.0
+"""Pseudo-misses at a factor of 1 added to each colour's count of misses (and of misses expected). Misses
+are counted per reading, and a hidden die stays hidden for ten readings or so: these are three such dice."""
+
 PIP_PRIOR = np.array([[0.5 if abs(i - j) == 1 else 0.05 for j in range(6)] for i in range(6)])
 """Pseudo-counts for the pip table: faces one pip apart are the confusions seen on real dice (2-3, 4-5, 5-6
 at a slant, the die reader's audit), so a face never seen misread leans towards its neighbours."""
@@ -95,6 +101,11 @@ def _non_decreasing_from(start: int, missed: list[int], present: list[int]) -> t
     return tuple(rates[:start] + pooled)
 
 
+def _look(die: DieReading) -> str:
+    """How a die looks to the reader, as the miss counts are keyed: its colour and face ("white 1")."""
+    return f"{die.colour.value} {die.pips}"
+
+
 class Counts:
     """What was read against what lay there."""
 
@@ -104,33 +115,56 @@ class Counts:
         self.big: Counter[tuple[bool, bool]] = Counter()
         self.missed: Counter[str] = Counter()
         self.present: Counter[str] = Counter()
+        self.missed_look: Counter[str] = Counter()
+        """Dice not read by how they look and where they lay ("white 1|casino3": colour, face, crowd)."""
+        self.present_look: Counter[str] = Counter()
+        self.stay: Counter[str] = Counter()
+        """What became of dice that lay unmoved from one reading to the next, by what they were then."""
         self.extra = 0
         self.read = 0
 
-    def add(self, zone: int, truth: list[DieReading], read: list[DieReading]) -> None:
-        """One zone of one reading: exact matches first, then same colour, then same face, then any."""
+    def add(self, zone: int, truth: list[DieReading], read: list[DieReading],
+            was_missed: list[bool | None] | None = None) -> list[bool]:  # fmt: skip
+        """One zone of one reading: exact matches first, then same colour, then same face, then any.
+
+        ``was_missed`` says of each true die whether it was missed at the reading before, when it lay
+        there unmoved then (None: it arrived since). The dice read then are matched first and those
+        missed then last, so that among dice that look alike a die stays hidden rather than the
+        misses hopping from die to die; the dice that stayed are counted in ``stay`` by what became
+        of them ("missed->missed", "read->missed", ...). Returns, per true die, whether it was missed.
+        """
         crowd = "tray" if zone == 0 else f"casino{min(len(truth) // CROWD_WIDTH, CROWD_BINS - 1)}"
         self.present[crowd] += len(truth)
+        self.present_look.update(f"{_look(t)}|{crowd}" for t in truth)
         self.read += len(read)
-        truth, read = list(truth), list(read)
+        before = was_missed or [None] * len(truth)
+        left = sorted(range(len(truth)), key=lambda i: {False: 0, None: 1, True: 2}[before[i]])
+        read = list(read)
         for same in (
             lambda t, r: (t.colour, t.pips, t.big) == (r.colour, r.pips, r.big),
             lambda t, r: t.colour == r.colour,
             lambda t, r: t.pips == r.pips,
             lambda t, r: True,
         ):
-            for t in list(truth):
+            for i in list(left):
+                t = truth[i]
                 match = next((r for r in read if same(t, r)), None)
                 if match is None:
                     continue
-                truth.remove(t)
+                left.remove(i)
                 read.remove(match)
                 if match.pips:
                     self.pips[t.pips - 1, match.pips - 1] += 1
                 self.colour[t.colour.value, match.colour.value] += 1
                 self.big[t.big, match.big] += 1
-        self.missed[crowd] += len(truth)
+        self.missed[crowd] += len(left)
+        self.missed_look.update(f"{_look(truth[i])}|{crowd}" for i in left)
         self.extra += len(read)
+        missed = [i in left for i in range(len(truth))]
+        for then, now in zip(before, missed, strict=True):
+            if then is not None:
+                self.stay[f"{'missed' if then else 'read'}->{'missed' if now else 'read'}"] += 1
+        return missed
 
     def add_counts(self, other: Counts) -> None:
         """Adds the counts of another measurement to these."""
@@ -139,6 +173,9 @@ class Counts:
         self.big += other.big
         self.missed += other.missed
         self.present += other.present
+        self.missed_look += other.missed_look
+        self.present_look += other.present_look
+        self.stay += other.stay
         self.extra += other.extra
         self.read += other.read
 
@@ -151,6 +188,9 @@ class Counts:
         counts.big = Counter({(k[0] == "T", k[1] == "T"): n for k, n in source["biggy_counts"].items()})
         counts.missed = Counter(source["missed"])
         counts.present = Counter(source["present"])
+        counts.missed_look = Counter(source.get("missed_look", {}))
+        counts.present_look = Counter(source.get("present_look", {}))
+        counts.stay = Counter(source.get("stay", {}))
         counts.extra, counts.read = int(source["extra"]), int(source["dice_read"])
         return counts
 
@@ -163,21 +203,71 @@ class Counts:
         colour = {t: {r: n / (total[t] + 1) for (a, r), n in self.colour.items() if a == t} for t in trues}
         big_n = self.big[True, True] + self.big[True, False]
         normal_n = self.big[False, True] + self.big[False, False]
-        missed = [self.missed[f"casino{k}"] for k in range(CROWD_BINS)]
-        present = [self.present[f"casino{k}"] for k in range(CROWD_BINS)]
-        miss_casino = _non_decreasing_from(CROWDED // CROWD_WIDTH, missed, present)
+        miss_tray, miss_casino, factors = self.miss_rates()
         return ObservationModel(
             tuple(tuple(float(p) for p in row) for row in pips),
             colour,
             floor,
             (self.big[True, True] + 1) / (big_n + 2),
             (self.big[False, True] + 1) / (normal_n + 2),
-            (self.missed["tray"] + 1) / (self.present["tray"] + 2),
+            miss_tray,
             miss_casino,
             CROWD_WIDTH,
             (self.extra + 1) / (self.read + 2),
+            factors,
+            self.stay_rates(),
             source,
         )
+
+    def stay_rates(self) -> tuple[float, float] | None:
+        """P(missed | missed at the reading before) and P(missed | read at the reading before).
+
+        For dice that did not move (add-one); None where no such dice were counted.
+        """
+        stay = self.stay
+        if not stay:
+            return None
+        hidden = (stay["missed->missed"] + 1) / (stay["missed->missed"] + stay["missed->read"] + 2)
+        arises = (stay["read->missed"] + 1) / (stay["read->missed"] + stay["read->read"] + 2)
+        return hidden, arises
+
+    def miss_rates(self) -> tuple[float, tuple[float, ...], dict[str, float]]:
+        """The miss rates in the tray and by crowd on casinos, and each colour's factor on them.
+
+        P(missed) = rate(zone, crowd) x factor(colour), fitted by turns: the rates from the misses
+        over the dice present weighed by their colour's factor (add-one; casinos made non-decreasing
+        from :data:`CROWDED` dice), then each colour's factor from its misses over the misses the
+        rates expect of its dice, with :data:`COLOUR_PRIOR` pseudo-misses at a factor of 1. Fitted
+        together, a colour missed often does not raise the rate of the crowds its dice lay in for
+        every colour (on the nine tables, one lone white die unseen for 41 readings was all the misses
+        of lone dice). By colour, not by face: a miss lasts while the die does not move, so a face's
+        count is a few dice hidden for many readings (the counts by face are kept in the source all
+        the same). A factor is at least 1: the rates already hold the misses that do not depend on
+        the colour (two dice touching read as one), and a colour missed less than average is so on a
+        few hidden dice, too few to make its misses much dearer than a misread face.
+        """
+        crowds = ["tray", *(f"casino{k}" for k in range(CROWD_BINS))]
+        by_crowd: dict[str, Counter[str]] = {crowd: Counter() for crowd in crowds}
+        missed_by: Counter[str] = Counter()
+        for key, n in self.present_look.items():
+            look, crowd = key.split("|")
+            by_crowd[crowd][look.split()[0]] += n
+        for key, n in self.missed_look.items():
+            missed_by[key.split("|")[0].split()[0]] += n
+        factors = {colour: 1.0 for counts in by_crowd.values() for colour in counts}
+        for _ in range(FIT_ROUNDS):
+            if factors:
+                weighed = {c: sum(n * factors[colour] for colour, n in by_crowd[c].items()) for c in crowds}
+            else:  # counts kept without colours (older models): every die alike
+                weighed = {c: float(self.present[c]) for c in crowds}
+            tray = (self.missed["tray"] + 1) / (weighed["tray"] + 2)
+            casino = _non_decreasing_from(CROWDED // CROWD_WIDTH, [self.missed[c] for c in crowds[1:]],
+                                          [weighed[c] for c in crowds[1:]])  # fmt: skip
+            rates = dict(zip(crowds, (tray, *casino), strict=True))
+            expected = {colour: sum(by_crowd[c][colour] * rates[c] for c in crowds) for colour in factors}
+            factors = {colour: max(1.0, (missed_by[colour] + COLOUR_PRIOR) / (expected[colour] + COLOUR_PRIOR))
+                       for colour in factors}  # fmt: skip
+        return tray, casino, {colour: round(f, 4) for colour, f in sorted(factors.items())}
 
 
 def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[str, ...]]] = TABLES,
@@ -191,6 +281,7 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
             game = RenderedGame(seed=1000 * index + seed, players=players, rules=rules, rounds=rounds)
             recorder = _Recorder(new_game(find_ruleset(rules), list(players)))
             pipeline = TablePipeline(detector, recorder)  # type: ignore[arg-type]
+            last_missed: dict[tuple[int, int], bool] = {}  # (track, zone) of each true die: missed the reading before
             for frame in game.frames():
                 recorder.state = game.span_of(frame.index).moment.state or recorder.state
                 before = len(recorder.snapshots)
@@ -204,8 +295,14 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
                 dice = [DieReading(Colour(str(c)), bool(b), int(p)) for c, b, p in
                         zip(truth.data["colour"], truth.data["biggy"], truth.data["pips"], strict=True)]  # fmt: skip
                 read = {0: list(snapshot.tray), **{n: list(d) for n, d in enumerate(snapshot.casinos, start=1)}}
+                tracks = [(int(t), int(z)) for t, z in zip(truth.data["track"], zones, strict=True)]
+                status: dict[tuple[int, int], bool] = {}
                 for zone in range(7):
-                    counts.add(zone, [d for d, z in zip(dice, zones, strict=True) if z == zone], read[zone])
+                    here = [k for k, z in enumerate(zones) if z == zone]
+                    was = [last_missed.get(tracks[k]) for k in here]
+                    missed = counts.add(zone, [dice[k] for k in here], read[zone], was)
+                    status.update(zip((tracks[k] for k in here), missed, strict=True))
+                last_missed = status
                 readings += 1
             print(json.dumps({"rules": rules, "players": players, "seed": 1000 * index + seed, "readings": readings}),
                   flush=True)  # fmt: skip
@@ -255,6 +352,9 @@ def _source(counts: Counts, seeds: list[int], rounds: int, readings: int) -> dic
         "colour_counts": {f"{t}->{r}": n for (t, r), n in sorted(counts.colour.items())},
         "pips_counts": counts.pips.tolist(),
         "present": dict(counts.present),
+        "missed_look": dict(sorted(counts.missed_look.items())),
+        "present_look": dict(sorted(counts.present_look.items())),
+        "stay": dict(sorted(counts.stay.items())),
         "biggy_counts": {f"{'T' if t else 'F'}{'T' if r else 'F'}": n for (t, r), n in counts.big.items()},
     }
 

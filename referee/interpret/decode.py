@@ -179,6 +179,8 @@ class Interpreter:
         self._awaiting_clear = False
         self._spoken: set[tuple[str, str]] = set()
         self._doubt_before: tuple[str, str] | None = None
+        self._held: Hashable | None = None
+        """The state key of the best history of the reading before, when that reading was held back."""
         self._strain = 0.0
         """The misfit of the best history summed over the readings in a row it explains with more
         than about one error (a die missed on a casino costs 1.5 to 6 nats, a misread face about 8)."""
@@ -213,7 +215,11 @@ class Interpreter:
         forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
         if forced is not None:
             verdicts.append(self.apply(forced, frame, time_s))
-            self._awaiting_clear = self.game.round_over(forced)
+            if self.game.round_over(forced):
+                if self.game.cleared(reading):  # the reading that ended the round is the cleared table
+                    verdicts.append(Verdict("cleared", frame, time_s))
+                else:
+                    self._awaiting_clear = True
         return verdicts
 
     # --- decoding -------------------------------------------------------------------------------
@@ -271,7 +277,13 @@ class Interpreter:
         # dice reading after reading is weighed once (a zone costs what its misfit grew by), not a
         # reason to say nothing for the rest of the round. A reading off by about one error is explained
         # (events said), and alerted when it stays so (two dice taken off a casino, a face misread for good).
-        said = [] if ranked[0][1] > self.alert_cost else self._say(snapshot)
+        # A reading held stays held while it is read again unchanged and the same history is best: an error
+        # is charged once, when it arises, so the same reading read again costs that history nothing more.
+        key = game.key(self._histories[0].state)
+        again = self._held == key and previous is not None and score.same_as(previous)
+        held = ranked[0][1] > self.alert_cost or again
+        self._held = key if held else None
+        said = [] if held else self._say(snapshot)
         if self._strain > self.alert_cost and not any(v.kind == "event" for v in said):
             reason = game.diagnose(self.state, snapshot)
             if reason:

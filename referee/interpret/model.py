@@ -8,8 +8,12 @@ interpreter, the benchmarks and the model card use the same numbers. What it hol
 - ``colour``: P(read colour | true colour) for the colours measured; a pair never seen confused
   gets ``colour_floor``;
 - ``biggy``: P(read Biggy | true Biggy) and P(read Biggy | normal die);
-- ``miss``: P(a die lying there is not read), in the tray and on casinos by how crowded they are;
-- ``extra``: P(a die read that is not there) per zone reading (a die read twice in a crowd, a stray box).
+- ``miss``: P(a die lying there is not read), in the tray and on casinos by how crowded they are,
+  times a factor for the die's colour (``miss_colour``: a white die on the light felt is missed more
+  often than a red one);
+- ``extra``: P(a die read that is not there) per zone reading (a die read twice in a crowd, a stray box);
+- ``stay``: how a miss lasts while the die does not move: P(missed | missed at the reading before) and
+  P(missed | read at the reading before).
 
 Costs are negative log-likelihoods (nats): the interpreter adds them up and prefers the table
 that costs least.
@@ -61,9 +65,16 @@ class ObservationModel:
     """How many crowd sizes a bin of ``miss_casino`` holds."""
     extra: float
     """P(one die read that is not there), per die read."""
+    miss_colour: Mapping[str, float] = field(default_factory=dict)
+    """How much likelier than the average die in its zone and crowd a die of this colour is missed (at
+    least 1; a colour not listed: 1)."""
+    stay: tuple[float, float] | None = None
+    """For a die that does not move from one reading to the next: P(missed now | missed then) and
+    P(missed now | read then) (None: not measured; a die's miss is then charged as on its arrival)."""
     source: Mapping[str, Any] = field(default_factory=dict)
     """How and on what it was measured."""
     _memo: dict[tuple[str, bool, int, str, bool, int], float] = field(default_factory=dict, repr=False, compare=False)
+    _miss_memo: dict[tuple[int, str, str], float] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def default(cls) -> ObservationModel:
@@ -77,7 +88,7 @@ class ObservationModel:
     def generic(cls) -> ObservationModel:
         """Round numbers for a reader never measured: 2 % of faces and 1 % of colours misread, 3 % missed."""
         pips = tuple(tuple(0.98 if i == j else 0.004 for j in range(6)) for i in range(6))
-        return cls(pips, {}, 0.002, 0.95, 0.02, 0.03, (0.02, 0.04, 0.08), 4, 0.01, {"measured": False})
+        return cls(pips, {}, 0.002, 0.95, 0.02, 0.03, (0.02, 0.04, 0.08), 4, 0.01, source={"measured": False})
 
     @classmethod
     def load(cls, path: Path) -> ObservationModel:
@@ -100,7 +111,10 @@ class ObservationModel:
         colour = {str(t): {str(r): float(p) for r, p in row.items()} for t, row in obj["colour"].items()}
         return cls(pips, colour, float(obj["colour_floor"]), float(obj["biggy_hit"]), float(obj["biggy_false"]),
                    float(obj["miss_tray"]), tuple(float(p) for p in obj["miss_casino"]),
-                   int(obj.get("crowd_width", 4)), float(obj["extra"]), dict(obj.get("source", {})))  # fmt: skip
+                   int(obj.get("crowd_width", 4)), float(obj["extra"]),
+                   {str(k): float(v) for k, v in obj.get("miss_colour", {}).items()},
+                   tuple(float(p) for p in obj["stay"]) if obj.get("stay") else None,  # type: ignore[arg-type]
+                   dict(obj.get("source", {})))  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object :meth:`from_json` reads."""
@@ -114,6 +128,8 @@ class ObservationModel:
             "miss_casino": [round(p, 5) for p in self.miss_casino],
             "crowd_width": self.crowd_width,
             "extra": round(self.extra, 5),
+            "miss_colour": {k: round(v, 4) for k, v in self.miss_colour.items()},
+            "stay": [round(p, 5) for p in self.stay] if self.stay else None,
             "source": dict(self.source),
         }
 
@@ -144,12 +160,34 @@ class ObservationModel:
         p_big = self.biggy_hit if true_big else self.biggy_false
         return cost + _log(p_big if big else 1 - p_big)
 
-    def miss_cost(self, crowd: int, zone: str) -> float:
-        """The cost of not reading a die that lies in ``zone`` ("tray" or "casino") among ``crowd`` dice."""
+    def miss_cost(self, crowd: int, zone: str, colour: str = "") -> float:
+        """The cost of not reading a die that lies in ``zone`` ("tray" or "casino") among ``crowd`` dice.
+
+        With its ``colour``, the rate is scaled by that colour's factor (``miss_colour``), to at most one
+        miss in two.
+        """
+        key = (crowd, zone, colour)
+        cost = self._miss_memo.get(key)
+        if cost is None:
+            cost = self._miss_memo[key] = self._miss_cost(*key)
+        return cost
+
+    def _miss_cost(self, crowd: int, zone: str, colour: str) -> float:
         if zone == "tray":
-            return _log(self.miss_tray)
-        bins = self.miss_casino
-        return _log(bins[min(crowd // self.crowd_width, len(bins) - 1)])
+            p = self.miss_tray
+        else:
+            bins = self.miss_casino
+            p = bins[min(crowd // self.crowd_width, len(bins) - 1)]
+        if colour:
+            p = min(0.5, p * self.miss_colour.get(colour, 1.0))
+        return _log(p)
+
+    def stay_cost(self) -> float | None:
+        """The cost, at each reading, of an error lasting while its dice do not move.
+
+        A die hidden staying hidden: ``-log P(missed | missed at the reading before)``; None where not measured.
+        """
+        return None if self.stay is None else _log(self.stay[0])
 
     def extra_cost(self) -> float:
         """The cost of a die read that is not there."""

@@ -3,8 +3,9 @@
 A game describes its table as zones (0 the rolling area, 1.. its casinos or fields) of
 :class:`Expected` dice; a reading gives per zone the dice read. Each read die is matched to at most one
 expected die (cheapest pairs first, while a pair costs less than leaving both unexplained); what stays
-unmatched costs a miss (an expected die not read; :data:`GONE_COST` for an ``optional`` one, such as
-dice a player may already have taken back) or an extra (a die read that is not there).
+unmatched costs a miss (an expected die not read) or an extra (a die read that is not there).
+``optional`` dice (those a player may already have taken back) go together: a zone's optional dice
+are all there or all gone, whichever fits better, gone costing :data:`GONE_COST` once.
 """
 
 from __future__ import annotations
@@ -29,11 +30,11 @@ class Expected:
     pips: int
     """Its face (0: any)."""
     optional: bool = False
-    """It may be gone (dice a player takes back): not reading it costs :data:`GONE_COST`, not a miss."""
+    """It may be gone, with the zone's other optional dice (a player takes his dice back all at once)."""
 
 
 GONE_COST = 0.7
-"""The cost of not reading an optional die: as likely gone as still there (-log 0.5)."""
+"""The cost of a zone's optional dice being gone: as likely as their being there (-log 0.5)."""
 
 Table = Mapping[int, Sequence[Expected]]
 """Expected dice per zone."""
@@ -56,17 +57,57 @@ def zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], 
 _VALUES = {colour: colour.value for colour in Colour}
 
 
+@dataclass(frozen=True, slots=True)
+class _Fit:
+    """How a zone's reading fits the dice said to lie there, die by die."""
+
+    total: float
+    dice: tuple[float, ...]
+    """What each expected die costs: its pair with the die read as it, or its miss (or its share of
+    :data:`GONE_COST`)."""
+    missed: tuple[bool, ...]
+    """Which expected dice are there and not read (not those gone)."""
+    extras: tuple[int, ...]
+    """The dice read that no expected die explains (indices into the zone's reading)."""
+
+
 def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
                ) -> float:  # fmt: skip
+    return _fit(model, zone, expected, read).total
+
+
+def _fit(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
+         ) -> _Fit:  # fmt: skip
+    """The fit of ``read`` where ``expected`` lies (see the module)."""
+    there = _matched(model, zone, expected, read)
+    optional = [i for i, e in enumerate(expected) if e.optional]
+    if not optional:
+        return there
+    # all there (each unread one a miss) or all gone
+    kept = [i for i, e in enumerate(expected) if not e.optional]
+    rest = _matched(model, zone, [expected[i] for i in kept], read)
+    if GONE_COST + rest.total >= there.total:
+        return there
+    dice = [GONE_COST / len(optional)] * len(expected)
+    missed = [False] * len(expected)
+    for i, cost, unread in zip(kept, rest.dice, rest.missed, strict=True):
+        dice[i], missed[i] = cost, unread
+    return _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras)
+
+
+def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
+             ) -> _Fit:  # fmt: skip
+    """The fit of ``read`` where ``expected`` lies, every expected die there."""
     kind = "tray" if zone == 0 else "casino"
-    miss = model.miss_cost(len(expected), kind)
+    crowd = len(expected)
+    dice = [model.miss_cost(crowd, kind, e.colour) for e in expected]
     extra = model.extra_cost()
     if not read:
-        return sum(GONE_COST if e.optional else miss for e in expected)
+        return _Fit(sum(dice), tuple(dice), (True,) * len(dice), ())
     pairs = []
     die_cost = model.die_cost
     for i, e in enumerate(expected):
-        leave = (GONE_COST if e.optional else miss) + extra
+        leave = dice[i] + extra
         for j, (colour, big, pips) in enumerate(read):
             cost = die_cost(e.colour, e.big, e.pips, colour, big, pips)
             if cost < leave:
@@ -74,15 +115,15 @@ def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected],
     pairs.sort()
     used_e: set[int] = set()
     used_r: set[int] = set()
-    total = 0.0
     for _, cost, i, j in pairs:
         if i in used_e or j in used_r:
             continue
         used_e.add(i)
         used_r.add(j)
-        total += cost
-    total += sum(GONE_COST if e.optional else miss for i, e in enumerate(expected) if i not in used_e)
-    return total + extra * (len(read) - len(used_r))
+        dice[i] = cost
+    extras = tuple(j for j in range(len(read)) if j not in used_r)
+    missed = tuple(i not in used_e for i in range(len(expected)))
+    return _Fit(sum(dice) + extra * len(extras), tuple(dice), missed, extras)
 
 
 class TableCost:
@@ -91,60 +132,124 @@ class TableCost:
     def __init__(self, model: ObservationModel, reading: Reading) -> None:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
-        self._cache: dict[tuple[int, tuple[Expected, ...]], float] = {}
-        self._lost: tuple[int, frozenset[int]] | None = None
-        """``id`` of the reading before and the zones where this reading lacks a die it read there."""
+        self._cache: dict[tuple[int, tuple[Expected, ...]], _Fit] = {}
+        self._stay = model.stay_cost()
+        self._stayed_reads: tuple[int, dict[int, Counter[tuple[str, bool, int]]]] | None = None
+        """``id`` of the reading before, and per zone the dice read both then and now."""
 
     def zone(self, zone: int, expected: Sequence[Expected]) -> float:
         """The cost of what was read in ``zone`` if ``expected`` lies there."""
-        key = (zone, tuple(expected))
-        cost = self._cache.get(key)
-        if cost is None:
-            cost = self._cache[key] = _zone_cost(self.model, zone, key[1], self.reading.get(zone, ()))
-        return cost
+        return self.fit(zone, tuple(expected)).total
+
+    def fit(self, zone: int, expected: tuple[Expected, ...]) -> _Fit:
+        """How what was read in ``zone`` fits ``expected``, die by die (cached)."""
+        key = (zone, expected)
+        fit = self._cache.get(key)
+        if fit is None:
+            fit = self._cache[key] = _fit(self.model, zone, expected, self.reading.get(zone, ()))
+        return fit
 
     def __call__(self, table: Table, before: Table | None = None, previous: TableCost | None = None) -> float:
         """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty).
 
         With ``previous`` (the reading before) and ``before`` (the table this history said lay there
-        then), a zone where dice were only added since, in the reading and in the table alike, costs
-        only what its misfit grew by (never less than nothing): the reader's errors last while dice
-        do not move (a die hidden under others stays hidden while dice are put beside it), so such a
-        die is charged once, when it goes unseen, not again each time its casino gains a die. A zone
-        read as before where the table did not change costs nothing (no new evidence).
+        then), each zone costs only what its misfit grew by since, never less than nothing: its cost
+        less what was already charged for what did not change, die by die. Each die that stayed (in
+        ``before`` and in ``table``) is charged only what it costs now above what it cost then (with
+        the die read as it, or its miss), and a die read that nothing explains is not charged again
+        where it was read, and explained by nothing, then too; an error that lasts costs the model's
+        ``stay`` cost at each reading. The reader's errors last while dice do not move (a die hidden
+        under others stays hidden while dice are put beside it or taken away), so an error is charged
+        once, when it arises, not again at every reading. A die that moved is read anew and charged
+        anew; a die read then as a die that has since left, and still read, is charged anew; a die
+        read then and not now, where the history says the die stayed, is a miss charged now.
         """
         zones = {*table, *self.reading}  # any other zone is empty in both: it costs nothing
         if previous is None or before is None:
             return sum(self.zone(zone, table.get(zone, ())) for zone in zones)
-        lost = self._lost_since(previous)
+        stayed_reads = self._stayed_since(previous)
+        extra, stay = self.model.extra_cost(), self._stay
         total = 0.0
         for zone in zones:
             expected = tuple(table.get(zone, ()))
-            cost = self.zone(zone, expected)
-            if cost and zone not in lost:
+            now = self.fit(zone, expected)
+            cost = now.total
+            if cost:
                 was = tuple(before.get(zone, ()))
-                if was == expected or _added_only(was, expected):
-                    cost = max(0.0, cost - previous.zone(zone, was))
+                then = previous.fit(zone, was)
+                paid = _stayed_paid(was, then, expected, now, stay)
+                if then.extras:
+                    kept = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
+                                               now.extras, stayed_reads.get(zone))  # fmt: skip
+                    paid += (extra - (stay or 0.0)) * kept  # a die read that is not there lasts as a hidden one
+                cost = max(0.0, cost - paid)
             total += cost
         return total
 
-    def _lost_since(self, previous: TableCost) -> frozenset[int]:
-        """The zones where this reading lacks a die ``previous`` read there.
+    def same_as(self, other: TableCost) -> bool:
+        """True when ``other`` read the same dice in every zone (in any order)."""
+        zones = {*self.reading, *other.reading}
+        return all(Counter(self.reading.get(z, ())) == Counter(other.reading.get(z, ())) for z in zones)
+
+    def _stayed_since(self, previous: TableCost) -> dict[int, Counter[tuple[str, bool, int]]]:
+        """Per zone, the dice read both in ``previous`` and in this reading (as many times as in both).
 
         Found once per reading before, not per candidate table: the interpreter scores every candidate
         against the same one.
         """
-        if self._lost is None or self._lost[0] != id(previous):
-            zones = {*self.reading, *previous.reading}
-            lost = frozenset(z for z in zones if not _added_only(previous.reading.get(z, ()), self.reading.get(z, ())))
-            self._lost = (id(previous), lost)
-        return self._lost[1]
+        if self._stayed_reads is None or self._stayed_reads[0] != id(previous):
+            both = {}
+            for zone, dice in self.reading.items():
+                common = Counter(dice) & Counter(previous.reading.get(zone, ()))
+                if common:
+                    both[zone] = common
+            self._stayed_reads = (id(previous), both)
+        return self._stayed_reads[1]
 
 
-def _added_only(before: Sequence[object], after: Sequence[object]) -> bool:
-    """True when ``after`` holds every item of ``before`` (as many times), perhaps more."""
-    if len(after) < len(before):
-        return False
-    left = Counter(after)
-    left.subtract(before)
-    return min(left.values(), default=0) >= 0
+def _extras_kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ...],
+                 read_now: Sequence[tuple[str, bool, int]], extras_now: tuple[int, ...],
+                 stayed: Counter[tuple[str, bool, int]] | None) -> int:  # fmt: skip
+    """How many dice read that nothing explained then are read still, and still explained by nothing.
+
+    Of dice read alike, those an expected die explained then are taken to be the ones still read.
+    """
+    if not stayed:
+        return 0
+    unexplained = Counter(read_then[j] for j in extras_then)
+    explained = Counter(read_then) - unexplained
+    now = Counter(read_now[j] for j in extras_now)
+    return sum(min(n, max(0, stayed[die] - explained[die]), now[die]) for die, n in unexplained.items())
+
+
+def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...], fit: _Fit,
+                 stay: float | None) -> float:  # fmt: skip
+    """What of the dice that stayed was already charged: per die, what it cost then, at most what it costs now.
+
+    Dice that stayed are as many of each look (colour, Biggy, face) as ``was`` and ``now`` both hold;
+    a die is the same die whether or not it may be gone (a roll's dice left in the tray after a
+    placement are the roll's dice, now optional). Dice that look alike cannot be told apart, so the
+    ones missed then are taken to be the ones missed now, and the dearest then the dearest now (a die
+    that was hidden is the one still hidden, not a die just put beside it). A die missed then and now
+    is charged its staying hidden (``stay``, when measured), and one read again after a miss the pair
+    it is read as (a new reading of it).
+    """
+    before: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
+    for die, cost, missed in zip(was, then.dice, then.missed, strict=True):
+        before.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
+    after: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
+    for die, cost, missed in zip(now, fit.dice, fit.missed, strict=True):
+        after.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
+    paid = 0.0
+    for key, old in before.items():
+        new = after.get(key)
+        if not new:
+            continue
+        pairs = zip(sorted(old, reverse=True), sorted(new, reverse=True), strict=False)  # as many as both hold
+        for (was_missed, then_cost), (is_missed, now_cost) in pairs:
+            if stay is None or not was_missed:
+                paid += min(then_cost, now_cost)
+            elif is_missed:
+                paid += now_cost - stay
+            # read again after a miss: its reading is new, charged in full
+    return paid

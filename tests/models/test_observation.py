@@ -1,7 +1,9 @@
 import itertools
 import json
 
-from models.observation import Counts, _non_decreasing_from
+import pytest
+
+from models.observation import COLOUR_PRIOR, Counts, _non_decreasing_from, _source
 from referee import Colour
 from referee.interpret import ObservationModel
 from referee.readings import DieReading
@@ -25,19 +27,25 @@ def test_counts_match_exact_dice_first_then_by_colour_then_by_face():
     assert counts.missed["tray"] == 1
 
 
+def test_a_die_that_stays_hidden_is_counted_as_staying_hidden():
+    counts = Counts()
+    blue = [die(BLUE, 2)] * 4
+    # the fourth blue 2 was missed at the reading before; three are read now: it is the one still missed
+    missed = counts.add(2, blue, blue[:3], was_missed=[False, False, False, True])
+    assert missed == [False, False, False, True]
+    assert counts.stay == {"read->read": 3, "missed->missed": 1}
+    # a fifth arrives and four are read: the new one is read, the hidden one stays hidden
+    counts.add(2, [*blue, die(BLUE, 2)], blue, was_missed=[False, False, False, True, None])
+    assert counts.stay == {"read->read": 6, "missed->missed": 2}
+    hidden, arises = counts.stay_rates()
+    assert hidden == (2 + 1) / (2 + 2) and arises == (0 + 1) / (6 + 2)
+
+
 def test_the_model_from_counts_round_trips_through_its_source():
     counts = Counts()
     counts.add(0, [die(RED, 4), die(BLUE, 5, big=True)], [die(RED, 4), die(BLUE, 4, big=True)])
     counts.add(1, [die(RED, 1)] * 5, [die(RED, 1)] * 4)
-    source = {
-        "pips_counts": counts.pips.tolist(),
-        "colour_counts": {f"{t}->{r}": n for (t, r), n in counts.colour.items()},
-        "biggy_counts": {f"{'T' if t else 'F'}{'T' if r else 'F'}": n for (t, r), n in counts.big.items()},
-        "missed": dict(counts.missed),
-        "present": dict(counts.present),
-        "extra": counts.extra,
-        "dice_read": counts.read,
-    }
+    source = _source(counts, [901], 1, 2)
     model = counts.model(source)
     again = Counts.from_source(json.loads(json.dumps(source))).model(source)
     assert again.to_json() == model.to_json()
@@ -56,6 +64,28 @@ def test_measurements_run_apart_add_up():
     one.add_counts(other)
     assert one.missed == both.missed and one.present == both.present and (one.pips == both.pips).all()
     assert one.colour == both.colour and one.read == both.read == 2
+    assert one.missed_look == both.missed_look == {"blue 5|tray": 1, "blue 5|casino1": 1}
+
+
+def test_a_colour_missed_more_often_than_its_crowd_costs_less_to_miss():
+    # white dice on a light felt: of 400 in the tray, 100 not read; red dice: 10 of 4,000
+    counts = Counts()
+    white, red = die(Colour.WHITE, 1), die(RED, 5)
+    for k in range(400):
+        counts.add(0, [white], [] if k < 100 else [white])
+    for k in range(4000):
+        counts.add(0, [red], [] if k < 10 else [red])
+    model = counts.model(_source(counts, [901], 1, 4400))
+    rate, white_factor = model.miss_tray, model.miss_colour["white"]
+    # fitted together: the tray's rate from the dice weighed by their colour's factor, and back
+    assert rate == pytest.approx((110 + 1) / (4000 + 400 * white_factor + 2), rel=1e-3)
+    assert white_factor == pytest.approx((100 + COLOUR_PRIOR) / (400 * rate + COLOUR_PRIOR), rel=1e-3)
+    assert white_factor > 2
+    assert model.miss_colour["red"] == 1  # read better than average: not dearer to miss (too few hidden dice)
+    assert model.miss_cost(1, "tray", "white") < model.miss_cost(1, "tray") == model.miss_cost(1, "tray", "red")
+    assert model.miss_cost(1, "tray", "green") == model.miss_cost(1, "tray")  # never measured: the average
+    assert ObservationModel.from_json(model.to_json()).miss_colour == model.miss_colour
+    assert counts.missed_look == {"white 1|tray": 100, "red 5|tray": 10}  # by face and crowd in the source
 
 
 def test_miss_rates_grow_with_the_pile_from_a_few_dice_on():

@@ -95,8 +95,10 @@ def test_a_placement_of_only_some_dice_of_the_value_is_an_alert_until_the_rest_j
     referee, tray = rolled()
     verdicts = look(referee, 2, casinos(c6=tray[4:6]), tray[:4] + tray[6:])  # a 6 left in the tray
     alerts = [v.reason for v in verdicts if v.kind == "alert"]
-    assert alerts == ["casino 6 shows 2 red dice, but 3 were placed there this round: put them back"]
-    assert look(referee, 3, casinos(c6=tray[4:7]), tray[:4] + tray[7:]) == []  # the third 6 joins
+    assert alerts == ["red left a 6 in the tray: all dice of the chosen value must be placed"]
+    # the third 6 joins: the placement is said then, as it lies
+    joined = look(referee, 3, casinos(c6=tray[4:7]), tray[:4] + tray[7:])
+    assert said(joined) == ["red places 3 dice showing 6 on casino 6"]
     assert referee.state.casinos[5].dice == (3, 0)
     assert referee.state.phase is Phase.ROLL and referee.state.to_act is BLUE
 

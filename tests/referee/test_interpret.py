@@ -125,6 +125,23 @@ def test_a_die_missed_in_the_roll_is_told_by_the_dice_the_player_holds_later():
     assert same_game(interpreter, truth)
 
 
+def test_a_round_settled_at_the_cleared_table_goes_on_to_the_next_round():
+    """Traced (a neutral game): the last placement of a round not seen, the round was settled only when
+    the casinos were seen cleared, and the interpreter then waited for another clearing, missing the
+    next round's pre-roll and every move after it."""
+    rules, players = "las-vegas+neutral", default_players(3)
+    moments = list(table_moments(find_ruleset(rules), players, 22))
+    first_clear = next(k for k, m in enumerate(moments) if m.what == "cleared")
+    last_placed = max(k for k, m in enumerate(moments[:first_clear]) if m.what == "placed")
+
+    def corrupt(k, moment, snapshot):  # the last placement and the settled table never read
+        return None if last_placed <= k < first_clear else snapshot
+
+    interpreter, verdicts, truth = watch(rules, players, 22, corrupt)
+    assert same_game(interpreter, truth) and interpreter.state.phase is Phase.OVER
+    assert [v.kind for v in verdicts].count("cleared") == truth.ruleset.rounds
+
+
 def test_an_illegal_placement_is_an_alert_with_the_rule_and_changes_nothing():
     rules = find_ruleset("las-vegas")
     interpreter = Interpreter(LasVegasCamera(MODEL), new_game(rules, ["red", "blue"]),

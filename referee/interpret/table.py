@@ -222,6 +222,14 @@ def _extras_kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[
     return sum(min(n, max(0, stayed[die] - explained[die]), now[die]) for die, n in unexplained.items())
 
 
+def _by_look(dice: tuple[Expected, ...], fit: _Fit) -> dict[tuple[str, bool, int], list[tuple[bool, float]]]:
+    """Per look (colour, Biggy, face), whether each such die was missed and what it cost in ``fit``."""
+    looks: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
+    for die, cost, missed in zip(dice, fit.dice, fit.missed, strict=True):
+        looks.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
+    return looks
+
+
 def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...], fit: _Fit,
                  stay: float | None) -> float:  # fmt: skip
     """What of the dice that stayed was already charged: per die, what it cost then, at most what it costs now.
@@ -234,12 +242,7 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
     is charged its staying hidden (``stay``, when measured), and one read again after a miss the pair
     it is read as (a new reading of it).
     """
-    before: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
-    for die, cost, missed in zip(was, then.dice, then.missed, strict=True):
-        before.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
-    after: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
-    for die, cost, missed in zip(now, fit.dice, fit.missed, strict=True):
-        after.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
+    before, after = _by_look(was, then), _by_look(now, fit)
     paid = 0.0
     for key, old in before.items():
         new = after.get(key)

@@ -79,10 +79,10 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     casinos_right = casinos = rounds_right = 0
     for seen, true in zip(settled, truth, strict=False):
         assert seen is not None
-        for mine, theirs in zip(state_table_json(seen)["casinos"], state_table_json(true)["casinos"], strict=True):
-            casinos += 1
-            casinos_right += (mine["dice"], mine["biggy"]) == (theirs["dice"], theirs["biggy"])
-        rounds_right += payout_to_json(preview(seen)) == payout_to_json(preview(true))
+        wrong, paid_right = compare_settled(seen, true)
+        casinos += len(seen.casinos)
+        casinos_right += len(seen.casinos) - len(wrong)
+        rounds_right += paid_right
     casinos += 6 * max(0, len(truth) - len(settled))  # rounds never settled count as all wrong
     return {
         "seed": seed,
@@ -98,6 +98,18 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
+
+
+def compare_settled(seen: GameState, true: GameState) -> tuple[list[str], bool]:
+    """The casinos whose dice the referee counted wrong at a settlement ("casino N: dice (true ...)"), and
+    whether the round is paid as the true one."""
+    wrong = []
+    for number, (mine, theirs) in enumerate(
+        zip(state_table_json(seen)["casinos"], state_table_json(true)["casinos"], strict=True), start=1
+    ):
+        if (mine["dice"], mine["biggy"]) != (theirs["dice"], theirs["biggy"]):
+            wrong.append(f"casino {number}: {mine['dice']} (true {theirs['dice']})")
+    return wrong, payout_to_json(preview(seen)) == payout_to_json(preview(true))
 
 
 def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str, object]:

@@ -14,7 +14,9 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from referee import new_game
+from bench_pipeline import compare_settled
+
+from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
 from vision.detect import MODELS, DiceDetector
 from vision.pipeline import TablePipeline, camera_referee
@@ -40,6 +42,8 @@ def main() -> None:
     detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
         args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
     pipeline = TablePipeline(detector, observer)
+    truth = [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
+    settled = 0
     moment = None
     for frame in game.frames():
         span = game.span_of(frame.index)
@@ -56,6 +60,11 @@ def main() -> None:
                 print(f"     read: {_table(report.snapshot)}{_misread(report.snapshot, moment.snapshot)}")
             for words, cost in getattr(verdict, "candidates", ()):
                 print(f"     weighed (+{cost}): {words}")
+            if isinstance(verdict.event, RoundScored) and verdict.before is not None and settled < len(truth):
+                wrong, paid_right = compare_settled(verdict.before, truth[settled])
+                print(f"     against the truth: {'paid right' if paid_right else 'PAID WRONG'}; "
+                      f"{'; '.join(wrong) or 'every casino right'}")  # fmt: skip
+                settled += 1
 
 
 def _die(d) -> str:

@@ -10,9 +10,11 @@ are all there or all gone, whichever fits better, gone costing :data:`GONE_COST`
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading
@@ -134,7 +136,7 @@ class TableCost:
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
         self._cache: dict[tuple[int, tuple[Expected, ...]], _Fit] = {}
         self._stay = model.stay_cost()
-        self._stayed_reads: tuple[int, dict[int, Counter[tuple[str, bool, int]]]] | None = None
+        self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
 
     def zone(self, zone: int, expected: Sequence[Expected]) -> float:
@@ -179,9 +181,10 @@ class TableCost:
                 then = previous.fit(zone, was)
                 paid = _stayed_paid(was, then, expected, now, stay)
                 if then.extras:
-                    kept = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
-                                               now.extras, stayed_reads.get(zone))  # fmt: skip
-                    paid += (extra - (stay or 0.0)) * kept  # a die read that is not there lasts as a hidden one
+                    same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
+                                                    now.extras, stayed_reads.get(zone))  # fmt: skip
+                    lasting = extra - (stay or 0.0)  # a die read that is not there lasts as a hidden one
+                    paid += lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
                 cost = max(0.0, cost - paid)
             total += cost
         return total
@@ -191,34 +194,53 @@ class TableCost:
         zones = {*self.reading, *other.reading}
         return all(Counter(self.reading.get(z, ())) == Counter(other.reading.get(z, ())) for z in zones)
 
-    def _stayed_since(self, previous: TableCost) -> dict[int, Counter[tuple[str, bool, int]]]:
+    def _stayed_since(self, previous: TableCost) -> dict[int, _Stayed]:
         """Per zone, the dice read both in ``previous`` and in this reading (as many times as in both).
 
-        Found once per reading before, not per candidate table: the interpreter scores every candidate
-        against the same one.
+        They are counted by look, and by colour and size whatever their face. Found once per reading
+        before, not per candidate table: the interpreter scores every candidate against the same one.
         """
         if self._stayed_reads is None or self._stayed_reads[0] != id(previous):
             both = {}
             for zone, dice in self.reading.items():
-                common = Counter(dice) & Counter(previous.reading.get(zone, ()))
-                if common:
-                    both[zone] = common
+                then = previous.reading.get(zone, ())
+                common = Counter(dice) & Counter(then)
+                by_colour = Counter(d[:2] for d in dice) & Counter(d[:2] for d in then)
+                if by_colour:
+                    both[zone] = (common, by_colour)
             self._stayed_reads = (id(previous), both)
         return self._stayed_reads[1]
 
 
+PHANTOM_FACE_COST = math.log(6)
+"""A die read that is not there and goes on being read, but with another face: a phantom's face is no
+die's face, any of six (it costs this more than staying as it was, and less than a new phantom)."""
+
+_Stayed = tuple[Counter[tuple[str, bool, int]], Counter[tuple[str, bool]]]
+"""The dice read both then and now in a zone: by look, and by colour and size."""
+
+
 def _extras_kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ...],
                  read_now: Sequence[tuple[str, bool, int]], extras_now: tuple[int, ...],
-                 stayed: Counter[tuple[str, bool, int]] | None) -> int:  # fmt: skip
+                 stayed: _Stayed | None) -> tuple[int, int]:  # fmt: skip
     """How many dice read that nothing explained then are read still, and still explained by nothing.
 
-    Of dice read alike, those an expected die explained then are taken to be the ones still read.
+    Counted with the same face, and besides those with another face (of the same colour and size). Of
+    dice read alike, those an expected die explained then are taken to be the ones still read.
     """
     if not stayed:
-        return 0
-    unexplained = Counter(read_then[j] for j in extras_then)
-    explained = Counter(read_then) - unexplained
-    now = Counter(read_now[j] for j in extras_now)
+        return 0, 0
+    same = _kept(read_then, extras_then, read_now, extras_now, stayed[0], lambda die: die)
+    by_colour = _kept(read_then, extras_then, read_now, extras_now, stayed[1], lambda die: die[:2])
+    return same, max(0, by_colour - same)
+
+
+def _kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ...],
+          read_now: Sequence[tuple[str, bool, int]], extras_now: tuple[int, ...],
+          stayed: Counter[Any], key: Callable[[tuple[str, bool, int]], Any]) -> int:  # fmt: skip
+    unexplained = Counter(key(read_then[j]) for j in extras_then)
+    explained = Counter(key(die) for die in read_then) - unexplained
+    now = Counter(key(read_now[j]) for j in extras_now)
     return sum(min(n, max(0, stayed[die] - explained[die]), now[die]) for die, n in unexplained.items())
 
 

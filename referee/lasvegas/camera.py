@@ -4,8 +4,9 @@ It says what a state's table shows (per zone: 0 the tray, 1-6 the casinos) and w
 may explain a reading:
 
 - a roll: the dice of the player to roll read in the tray (their own colour, and the neutral dice
-  they hold); dice not seen are filled in every way when one or two are missing (their placement or
-  the player's next roll tells which was right), and each die may show the face it is most often
+  they hold); dice not seen are filled in every way when one or two are missing, and when more are
+  missing two of them in every way and the others with the face most seen (their placement or the
+  player's next roll tells which was right), and each die may show the face it is most often
   misread from (a 4 read as 5 is told by the casino it goes to);
 - a roll with its placement, when the dice are on a casino before the roll was read whole;
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
@@ -192,11 +193,13 @@ class LasVegasCamera:
         missing_own = normal + biggies - len(own)
         missing_neutral = neutral_held - len(mine)
         missing = missing_own + missing_neutral
-        if missing > fill:  # too many to fill in every way: the face most seen
+        fills: Iterator[tuple[int, ...]]
+        if missing > fill:  # too many to fill in every way: the others show the face most seen
             seen = Counter(faces + neutral_faces)
             face = min(seen, key=lambda f: (-seen[f], f)) if seen else 1
-            fills: Iterator[tuple[int, ...]] = iter([(face,) * missing])
-            note = f"{missing} dice not seen in the tray, taken to show {face}"
+            fills = (tuple(sorted((face,) * (missing - fill) + rest))
+                     for rest in itertools.combinations_with_replacement(range(1, 7), fill))  # fmt: skip
+            note = f"{missing} dice not seen in the tray"
         else:
             fills = itertools.combinations_with_replacement(range(1, 7), missing)
             note = f"{missing} {'die' if missing == 1 else 'dice'} not seen in the tray" if missing else ""
@@ -206,8 +209,7 @@ class LasVegasCamera:
             extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
             all_faces = faces + extra_own
             roll = _roll(player, all_faces, flags, neutral_faces + extra_neutral)
-            yield Candidate((roll,), 0.0, note + (f" (taken to show {' '.join(map(str, extra))})" if extra and
-                                                   missing <= fill else ""))  # fmt: skip
+            yield Candidate((roll,), 0.0, note + (f" (taken to show {' '.join(map(str, extra))})" if extra else ""))
             if not variants or missing:
                 continue
             tried = set()

@@ -6,8 +6,8 @@ may explain a reading:
 - a roll: the dice of the player to roll read in the tray (their own colour, and the neutral dice
   they hold); dice not seen are filled in every way when one or two are missing, and when more are
   missing two of them in every way and the others with the face most seen (their placement or the
-  player's next roll tells which was right), and each die may show the face it is most often
-  misread from (a 4 read as 5 is told by the casino it goes to);
+  player's next roll tells which was right), and each die (the neutral ones too) may show the face it
+  is most often misread from (a 4 read as 5 is told by the casino it goes to);
 - a roll with its placement, when the dice are on a casino before the roll was read whole;
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
 - the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
@@ -222,6 +222,12 @@ class LasVegasCamera:
                     other[i] = true
                     note = f"a die read as {face} taken to show {true}"
                     yield Candidate((_roll(player, other, flags, list(roll.neutral)),), 0.0, note)
+            for face in sorted(set(roll.neutral)):  # a neutral die misread, the same way
+                for true in self._misread_from[face]:
+                    others = list(roll.neutral)
+                    others[others.index(face)] = true
+                    note = f"a neutral die read as {face} taken to show {true}"
+                    yield Candidate((_roll(player, all_faces, flags, others),), 0.0, note)
 
     # --- an alert's reason ----------------------------------------------------------------------
 

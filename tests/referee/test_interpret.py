@@ -177,6 +177,33 @@ def test_a_roll_with_three_dice_unseen_is_told_by_the_dice_placed_from_it(rules_
     assert moves(interpreter.state.history) == moves(truth.history)
 
 
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"), [("las-vegas+neutral", 3, 50), ("las-vegas+neutral+biggy", 4, 51)]
+)
+def test_a_neutral_die_misread_in_the_roll_is_read_again_when_it_is_placed(rules_name, players, seed):
+    """Traced (seed 7053, neutral): green's neutral 3 read as a 2 in the roll. Only the player's own dice
+    were tried as misread, so the roll with a neutral 3 was no candidate, green's placement of a die and
+    the neutral 3 on casino 3 did not fit, and the round was paid wrong."""
+    colours = default_players(players)
+    moments = list(table_moments(find_ruleset(rules_name), colours, seed))
+    k, placement = next((k, placed) for k, (rolled, placed) in enumerate(itertools.pairwise(moments))
+                        if rolled.what == "rolled" and placed.what == "placed" and placed.event.neutral)  # fmt: skip
+    value = placement.event.casino
+    read = next(face for face in range(1, 7) if face != value and value in MODEL.misread_from(face))
+
+    def corrupt(i, moment, snapshot):
+        if i != k:
+            return snapshot
+        tray = list(snapshot.tray)
+        j = next(j for j, d in enumerate(tray) if d.colour is Colour.WHITE and d.pips == value)
+        tray[j] = replace(tray[j], pips=read)
+        return replace(snapshot, tray=tuple(tray))
+
+    interpreter, verdicts, truth = watch(rules_name, colours, seed, corrupt)
+    assert [str(v) for v in verdicts if v.kind == "alert"] == []
+    assert same_game(interpreter, truth)
+
+
 def test_a_round_settled_at_the_cleared_table_goes_on_to_the_next_round():
     """Traced (a neutral game): the last placement of a round not seen, the round was settled only when
     the casinos were seen cleared, and the interpreter then waited for another clearing, missing the

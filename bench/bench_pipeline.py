@@ -127,7 +127,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
         "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
-        "fps_median": statistics.median(float(r["fps"]) for r in results),  # type: ignore[arg-type]
+        "fps_median": round(statistics.median(float(r["fps"]) for r in results), 1),  # type: ignore[arg-type]
     }
 
 

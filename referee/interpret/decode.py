@@ -178,7 +178,7 @@ class Interpreter:
         """The events said since the anchor."""
         self._awaiting_clear = False
         self._spoken: set[tuple[str, str]] = set()
-        self._doubt_before: tuple[str, str] | None = None
+        self._doubt_before: frozenset[str] | None = None
         self._held: Hashable | None = None
         """The state key of the best history of the reading before, when that reading was held back."""
         self._strain = 0.0
@@ -363,7 +363,7 @@ class Interpreter:
         since = self._agreed(first.events, second.events, len(self._said))
         # The first event where they part: the question stays the same while both go on alike after it.
         a, b = self._words(first, since, since + 1), self._words(second, since, since + 1)
-        pair = (a, b)
+        pair = frozenset((a, b))  # whichever of the two leads: two histories this close trade places
         if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading
             self._doubt_before = pair
             return []

@@ -171,7 +171,8 @@ class LasVegasCamera:
             placed = [replace(d, pips=number) for d in there if d.colour is player][-new_own:] if new_own else []
             placed_neutral = [replace(d, pips=number) for d in there if d.colour is neutral][-new_neutral:] if (
                 new_neutral) else []  # fmt: skip
-            for candidate in self._filled(state, own + placed, mine + placed_neutral, held, fill, variants=False):
+            # the new dice on the casino first: with more dice read than held, a die read in the tray goes
+            for candidate in self._filled(state, placed + own, placed_neutral + mine, held, fill, variants=False):
                 try:
                     rolled = apply(state, candidate.events[0])
                     placement = place_all(rolled, number)

@@ -228,6 +228,19 @@ def test_a_die_read_twice_on_another_casino_of_the_roll_is_told_by_the_tray():
     assert said(verdicts) == ["red places 1 die showing 5 on casino 5"]
 
 
+def test_a_roll_first_read_with_its_placement_keeps_the_placed_dice_when_the_tray_shows_one_too_many():
+    """Red's roll never read still: the first reading shows two 3s on casino 3 and, in the tray, the six
+    other dice and a red die that is not there (nine red dice read, eight held). The dice new on the
+    casino are the placement; the die too many is one of the tray's."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    placed = dice(RED, (3, 3), 1)
+    tray = dice(RED, (1, 2, 4, 5, 6, 6, 6), 3)
+    assert said(look(referee, 1, casinos(c3=placed), tray)) == [
+        "red rolls 1 2 3 3 4 5 6 6", "red places 2 dice showing 3 on casino 3"
+    ]  # fmt: skip
+
+
 def test_a_placement_hidden_whole_is_known_when_the_casinos_are_cleared():
     rules, players = find_ruleset("las-vegas"), default_players(2)
     referee = interpreter(new_game(rules, players), deal=virtual_deal(Dealer(rules, random.Random(1))))

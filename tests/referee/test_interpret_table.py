@@ -158,6 +158,26 @@ def test_dice_seen_on_two_casinos_at_once_are_asked_and_change_nothing():
     assert referee.state is before
 
 
+def test_a_doubt_is_asked_when_it_outlasts_a_reading_whichever_history_leads():
+    """Traced (seed 5054, six players): two histories a fraction of a nat apart traded the lead at every
+    reading, the question waited for the same order twice, and nothing was said or asked for the last
+    twenty turns of the round."""
+    from referee.interpret.decode import _History
+    from referee.lasvegas.state import apply, place_all
+
+    referee, tray = rolled()
+    roll = referee._histories[0].events  # the events since the interpreter's anchor: the roll said
+    placements = [place_all(referee.state, casino) for casino in (1, 5)]
+    one, five = (_History(apply(referee.state, event), (*roll, event), 0.0, ("", "")) for event in placements)
+    snapshot = TableSnapshot(2, 0.2, casinos(c1=tray[:1], c5=tray[3:4]), tray[1:3] + tray[4:])
+    referee._histories = [one, five]
+    assert referee._unsure(snapshot) == []  # the first reading in doubt: not yet asked
+    referee._histories = [five, one]  # the other leads now: the same doubt
+    verdicts = referee._unsure(snapshot)
+    assert kinds(verdicts) == ["uncertain"]
+    assert "casino 1" in verdicts[0].reason and "casino 5" in verdicts[0].reason
+
+
 def test_a_die_on_a_casino_showing_a_face_not_rolled_is_held_back():
     referee, tray = rolled()
     before = referee.state

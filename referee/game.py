@@ -241,9 +241,16 @@ def dice_game_of(state: Any) -> DiceGame:
         TypeError: for a game without dice (the dice pipeline cannot referee it).
     """
     game = game_of(state)
+    if _DICE_GAMES.get(game.name) is game:  # checked before (a Protocol check costs about 0.2 ms)
+        return game
     if not isinstance(game, DiceGame):
         raise TypeError(f"{game.title} is not played with dice on the table")
+    _DICE_GAMES[game.name] = game
     return game
+
+
+_DICE_GAMES: dict[str, DiceGame] = {}
+"""The games found to be played with dice, by name (the interpreter draws a state's table many times a reading)."""
 
 
 def find_ruleset(name: str, variants: Sequence[str] = ()) -> Any:

@@ -75,7 +75,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
                 latencies.append(frame.timestamp_s - (span.first + span.hand) / game.fps)
             elif isinstance(verdict.event, RoundScored):
                 settled.append(verdict.before)
-    truth = [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
+    truth = settled_truth(game)
     casinos_right = casinos = rounds_right = 0
     for seen, true in zip(settled, truth, strict=False):
         assert seen is not None
@@ -98,6 +98,11 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
+
+
+def settled_truth(game: RenderedGame) -> list[GameState]:
+    """The true state at each settlement of a rendered game (the moment before it: the table being paid)."""
+    return [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
 
 
 def compare_settled(seen: GameState, true: GameState) -> tuple[list[str], bool]:

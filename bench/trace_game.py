@@ -14,7 +14,7 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from bench_pipeline import compare_settled
+from bench_pipeline import compare_settled, settled_truth
 
 from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
@@ -42,7 +42,7 @@ def main() -> None:
     detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
         args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
     pipeline = TablePipeline(detector, observer)
-    truth = [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
+    truth = settled_truth(game)
     settled = 0
     moment = None
     for frame in game.frames():

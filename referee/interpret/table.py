@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading
@@ -23,9 +23,8 @@ from referee.types import Colour
 __all__ = ["Expected", "TableCost", "zone_cost"]
 
 
-@dataclass(frozen=True, slots=True)
-class Expected:
-    """A die the state says lies in a zone."""
+class Expected(NamedTuple):
+    """A die the state says lies in a zone (a named tuple: tables of them are hashed for every candidate)."""
 
     colour: str
     big: bool
@@ -138,6 +137,9 @@ class TableCost:
         self._stay = model.stay_cost()
         self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
+        self._grown: tuple[int, dict[tuple[int, tuple[Expected, ...], tuple[Expected, ...]], float]] = (0, {})
+        """``id`` of the reading before, and per (zone, dice there then, dice there now) what its misfit grew by:
+        candidates differ in a zone or two, so most zones of most candidates are scored once."""
 
     def zone(self, zone: int, expected: Sequence[Expected]) -> float:
         """The cost of what was read in ``zone`` if ``expected`` lies there."""
@@ -169,25 +171,36 @@ class TableCost:
         zones = {*table, *self.reading}  # any other zone is empty in both: it costs nothing
         if previous is None or before is None:
             return sum(self.zone(zone, table.get(zone, ())) for zone in zones)
-        stayed_reads = self._stayed_since(previous)
-        extra, stay = self.model.extra_cost(), self._stay
+        if self._grown[0] != id(previous):
+            self._grown = (id(previous), {})
+        grown = self._grown[1]
         total = 0.0
         for zone in zones:
             expected = tuple(table.get(zone, ()))
-            now = self.fit(zone, expected)
-            cost = now.total
-            if cost:
-                was = tuple(before.get(zone, ()))
-                then = previous.fit(zone, was)
-                paid = _stayed_paid(was, then, expected, now, stay)
-                if then.extras:
-                    same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
-                                                    now.extras, stayed_reads.get(zone))  # fmt: skip
-                    lasting = extra - (stay or 0.0)  # a die read that is not there lasts as a hidden one
-                    paid += lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
-                cost = max(0.0, cost - paid)
+            was = tuple(before.get(zone, ()))
+            key = (zone, was, expected)
+            cost = grown.get(key)
+            if cost is None:
+                cost = grown[key] = self._grown_by(zone, was, expected, previous)
             total += cost
         return total
+
+    def _grown_by(self, zone: int, was: tuple[Expected, ...], expected: tuple[Expected, ...],
+                  previous: TableCost) -> float:  # fmt: skip
+        """What ``zone``'s misfit grew by since ``previous`` read it, where ``was`` lay then and ``expected`` now."""
+        now = self.fit(zone, expected)
+        cost = now.total
+        if not cost:
+            return 0.0
+        then = previous.fit(zone, was)
+        stay = self._stay
+        paid = _stayed_paid(was, then, expected, now, stay)
+        if then.extras:
+            same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
+                                            now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
+            lasting = self.model.extra_cost() - (stay or 0.0)  # a die read that is not there lasts as a hidden one
+            paid += lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
+        return max(0.0, cost - paid)
 
     def same_as(self, other: TableCost) -> bool:
         """True when ``other`` read the same dice in every zone (in any order)."""

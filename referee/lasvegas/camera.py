@@ -29,6 +29,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
@@ -295,17 +296,33 @@ def canonical_history(history: Sequence[Event]) -> list[Event]:
 
 
 def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
-    table = TableSnapshot.from_state(state)  # the roll waiting to be placed is its tray
-    zones: dict[int, list[Expected]] = {
-        number: [Expected(d.colour.value, d.big, d.pips) for d in dice]
-        for number, dice in enumerate(table.casinos, start=1)
-        if dice
-    }
-    if state.phase is Phase.PLACE and table.tray:
-        zones[0] = [Expected(d.colour.value, d.big, d.pips) for d in table.tray]
+    neutral = state.neutral.value if state.neutral is not None else ""
+    players = tuple(player.value for player in state.players)
+    zones: dict[int, tuple[Expected, ...]] = {}
+    for number, casino in enumerate(state.casinos, start=1):
+        dice = _casino_dice(number, players, casino.dice, casino.biggies, casino.neutral if neutral else 0, neutral)
+        if dice:
+            zones[number] = dice
+    if state.phase is Phase.PLACE and state.roll is not None:  # the roll waiting to be placed is its tray
+        tray = _roll_dice(state.roll, neutral, optional=False)
+        if tray:
+            zones[0] = tray
     elif leftovers is not None:
-        zones[0] = _roll_dice(leftovers, state.neutral.value if state.neutral is not None else "", optional=True)
+        zones[0] = _roll_dice(leftovers, neutral, optional=True)
     return zones
+
+
+@functools.lru_cache(maxsize=8192)
+def _casino_dice(number: int, players: tuple[str, ...], dice: tuple[int, ...], biggies: tuple[int, ...], neutral: int,
+                 neutral_colour: str) -> tuple[Expected, ...]:  # fmt: skip
+    """The dice on casino ``number``, in the order :func:`~referee.lasvegas.table.snapshot_of` lists them.
+
+    Made once per content: a candidate changes one casino, the others hold the same dice as in every other.
+    """
+    lying: list[Expected] = []
+    for player, normal, big in zip(players, dice, biggies, strict=True):
+        lying += [Expected(player, False, number)] * normal + [Expected(player, True, number)] * big
+    return (*lying, *[Expected(neutral_colour, False, number)] * neutral)
 
 
 def _roll(player: Colour, faces: list[int], big: list[bool], neutral: list[int]) -> DiceRolled:
@@ -318,11 +335,11 @@ def _roll(player: Colour, faces: list[int], big: list[bool], neutral: list[int])
     )
 
 
-def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> list[Expected]:
+def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> tuple[Expected, ...]:
     player = roll.player.value
-    return ([Expected(player, False, v, optional) for v in roll.dice]
-            + [Expected(player, True, v, optional) for v in roll.biggies]
-            + [Expected(neutral, False, v, optional) for v in roll.neutral])  # fmt: skip
+    return (*[Expected(player, False, v, optional) for v in roll.dice],
+            *[Expected(player, True, v, optional) for v in roll.biggies],
+            *[Expected(neutral, False, v, optional) for v in roll.neutral])  # fmt: skip
 
 
 def _leftovers(state: GameState) -> DiceRolled | None:

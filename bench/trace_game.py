@@ -5,14 +5,21 @@ For finding where the camera referee goes wrong on a benchmark game: every momen
 alert or held-back reading the settled table it came from::
 
     python bench/trace_game.py --seed 102 [--players red,blue,green] [--rounds 1] [--models DIR]
-        [--rules las-vegas+biggy]
+        [--rules las-vegas+biggy] [--save FILE]
+
+``--save FILE`` keeps the settled readings the referee was given (and the truth beside them);
+``--replay FILE`` referees them again without rendering or reading a frame, in seconds, for trying a
+change to the interpreter on a traced game (the readings do not depend on the referee).
 """
 
 from __future__ import annotations
 
 import argparse
+import pickle
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from bench_pipeline import compare_settled, settled_truth
 
@@ -25,7 +32,7 @@ from vision.synth.game import RenderedGame
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", default="red,blue,green")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
@@ -34,30 +41,33 @@ def main() -> None:
     parser.add_argument("--reader", choices=("model", "truth"), default="model")
     parser.add_argument("--readings-from", type=int, default=None, metavar="FRAME",
                         help="also print every settled reading from this frame on")  # fmt: skip
+    parser.add_argument("--save", type=Path, default=None, help="save the settled readings to replay them")
+    parser.add_argument("--replay", type=Path, default=None, help="referee readings saved with --save")
     args = parser.parse_args()
-    options = {} if args.confidence is None else {"confidence": args.confidence}
-    game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
-    initial = new_game(game.ruleset, game.players)
-    observer = camera_referee(initial, deal=seeded_deal(initial, args.seed))
-    detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
-        args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
-    pipeline = TablePipeline(detector, observer)
+    if args.replay is not None:
+        saved = pickle.loads(args.replay.read_bytes())
+        game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
+        steps = _replayed(game, saved["seed"], saved["steps"])
+        saved_rounds = saved["rounds"]
+    else:
+        game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
+        steps = _watched(game, args)
+        saved_rounds = args.rounds
     truth = settled_truth(game)
     settled = 0
-    moment = None
-    for frame in game.frames():
-        span = game.span_of(frame.index)
-        if span.moment is not moment:
-            moment = span.moment
-            print(f"--- frame {frame.index}: truth {moment.what} {moment.event or ''}")
-        report = pipeline.process(frame)
-        every = args.readings_from is not None and frame.index >= args.readings_from
-        if every and report.snapshot is not None and not report.verdicts:
-            print(f"  {frame.index} read: {_table(report.snapshot)}{_misread(report.snapshot, moment.snapshot)}")
-        for verdict in report.verdicts:
-            print(f"  {frame.index} {verdict.kind}: {verdict}")
-            if (every or verdict.kind in ("alert", "uncertain")) and report.snapshot is not None:
-                print(f"     read: {_table(report.snapshot)}{_misread(report.snapshot, moment.snapshot)}")
+    kept = []
+    for step in steps:
+        kept.append(step[:4])
+        frame, moment, true_table, snapshot, verdicts = step
+        if moment is not None:
+            print(f"--- frame {frame}: truth {moment}")
+        every = args.readings_from is not None and frame >= args.readings_from
+        if every and snapshot is not None and not verdicts:
+            print(f"  {frame} read: {_table(snapshot)}{_misread(snapshot, true_table)}")
+        for verdict in verdicts:
+            print(f"  {frame} {verdict.kind}: {verdict}")
+            if (every or verdict.kind in ("alert", "uncertain")) and snapshot is not None:
+                print(f"     read: {_table(snapshot)}{_misread(snapshot, true_table)}")
             for words, cost in getattr(verdict, "candidates", ()):
                 print(f"     weighed (+{cost}): {words}")
             if isinstance(verdict.event, RoundScored) and verdict.before is not None and settled < len(truth):
@@ -65,6 +75,42 @@ def main() -> None:
                 print(f"     against the truth: {'paid right' if paid_right else 'PAID WRONG'}; "
                       f"{'; '.join(wrong) or 'every casino right'}")  # fmt: skip
                 settled += 1
+    if args.save is not None:
+        record = {"seed": game.seed, "players": [p.value for p in game.players], "rules": game.ruleset.name,
+                  "rounds": saved_rounds, "steps": kept}  # fmt: skip
+        args.save.write_bytes(pickle.dumps(record))
+
+
+Step = tuple[int, str | None, Any, Any, list[Any]]
+"""A frame's index, the true moment beginning there (in words) or None, the true table, the settled
+reading given to the referee (or None) and the referee's verdicts on it."""
+
+
+def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
+    """The game's frames read by the model (or the renderer's labels) and refereed."""
+    options = {} if args.confidence is None else {"confidence": args.confidence}
+    initial = new_game(game.ruleset, game.players)
+    observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
+    detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
+        args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
+    pipeline = TablePipeline(detector, observer)
+    moment = None
+    for frame in game.frames():
+        span = game.span_of(frame.index)
+        begins = None
+        if span.moment is not moment:
+            moment = span.moment
+            begins = f"{moment.what} {moment.event or ''}"
+        report = pipeline.process(frame)
+        yield frame.index, begins, moment.snapshot, report.snapshot, report.verdicts
+
+
+def _replayed(game: RenderedGame, seed: int, saved: list[tuple[int, str | None, Any, Any]]) -> Iterator[Step]:
+    """Saved readings refereed again (by the referee as it is now)."""
+    initial = new_game(game.ruleset, game.players)
+    observer = camera_referee(initial, deal=seeded_deal(initial, seed))
+    for frame, begins, true_table, snapshot in saved:
+        yield frame, begins, true_table, snapshot, [] if snapshot is None else observer.observe(snapshot)
 
 
 def _die(d) -> str:

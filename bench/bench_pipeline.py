@@ -12,15 +12,23 @@ angle, hands over the table, sensor noise) and watched frame by frame. Measured:
 the default reads them with the trained model. Run with ``make bench`` or by hand::
 
     python bench/bench_pipeline.py --seeds 101 102 103 [--rounds 2] [--reader truth] [--rules las-vegas+biggy]
+
+``--save-readings DIR`` keeps each game's settled readings (``DIR/<seed>.pkl``, also read by
+``bench/trace_game.py --replay``); ``--replay DIR`` referees those readings again without rendering or
+reading a frame (a game in seconds; no frames/s), to weigh a change to the interpreter on many games.
+The readings do not depend on the referee, so a replay is what a full run would give.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
@@ -36,45 +44,62 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
-               confidence: float | None = None, rules: str = "las-vegas",
-               ) -> dict[str, object]:  # fmt: skip
+               confidence: float | None = None, rules: str = "las-vegas", save: Path | None = None,
+               replay: Path | None = None) -> dict[str, object]:  # fmt: skip
+    """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those."""
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
-    rules = game.ruleset
-    initial = new_game(rules, game.players)
+    initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
-    if reader_name == "truth":
-        reader = game.truth_reader()
-    else:
-        from vision.detect import MODELS, DiceDetector
-
-        folder = models or MODELS
-        options = {} if confidence is None else {"confidence": confidence}
-        detector = DiceDetector(folder / "dice_detector", folder / "die_reader", **options)
-
-        def reader(image):
-            started = time.perf_counter()
-            out = detector(image)
-            read_seconds[0] += time.perf_counter() - started
-            return out
-
-    pipeline = TablePipeline(reader, observer)
     seconds = 0.0
+    if replay is not None:
+        readings = [snapshot for _, _, _, snapshot in load_readings(replay)["steps"] if snapshot is not None]
+        steps = ((snapshot.frame_index, snapshot.timestamp_s, observer.observe(snapshot)) for snapshot in readings)
+    else:
+        if reader_name == "truth":
+            reader = game.truth_reader()
+        else:
+            from vision.detect import MODELS, DiceDetector
+
+            folder = models or MODELS
+            options = {} if confidence is None else {"confidence": confidence}
+            detector = DiceDetector(folder / "dice_detector", folder / "die_reader", **options)
+
+            def reader(image):
+                started = time.perf_counter()
+                out = detector(image)
+                read_seconds[0] += time.perf_counter() - started
+                return out
+
+        pipeline = TablePipeline(reader, observer)
+        kept: list[tuple[int, str | None, Any, Any]] = []
+
+        def watched() -> Iterator[tuple[int, float, list[Any]]]:
+            nonlocal seconds
+            for frame in game.frames():
+                started = time.perf_counter()
+                report = pipeline.process(frame)
+                seconds += time.perf_counter() - started
+                span = game.span_of(frame.index)
+                begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
+                kept.append((frame.index, begins, span.moment.snapshot, report.snapshot))
+                yield frame.index, frame.timestamp_s, report.verdicts
+
+        steps = watched()
     latencies: list[float] = []
     settled: list[GameState | None] = []
     complaints = 0
-    for frame in game.frames():
-        started = time.perf_counter()
-        report = pipeline.process(frame)
-        seconds += time.perf_counter() - started
-        for verdict in report.verdicts:
+    for frame_index, timestamp_s, verdicts in steps:
+        for verdict in verdicts:
             if verdict.kind in ("alert", "uncertain"):
                 complaints += 1
             if isinstance(verdict.event, DiceRolled | DicePlaced):
-                span = game.span_of(frame.index)
-                latencies.append(frame.timestamp_s - (span.first + span.hand) / game.fps)
+                span = game.span_of(frame_index)
+                latencies.append(timestamp_s - (span.first + span.hand) / game.fps)
             elif isinstance(verdict.event, RoundScored):
                 settled.append(verdict.before)
+    if save is not None and replay is None:
+        save_readings(save / f"{seed}.pkl", game, rounds, kept)
     truth = settled_truth(game)
     casinos_right = casinos = rounds_right = 0
     for seen, true in zip(settled, truth, strict=False):
@@ -87,8 +112,8 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     return {
         "seed": seed,
         "frames": game.frame_count,
-        "fps": round(game.frame_count / seconds, 1),
-        "detector_ms_per_frame": round(1000 * read_seconds[0] / game.frame_count, 1),
+        "fps": round(game.frame_count / seconds, 1) if seconds else None,
+        "detector_ms_per_frame": round(1000 * read_seconds[0] / game.frame_count, 1) if seconds else None,
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
         "rounds": len(truth),
@@ -98,6 +123,21 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
+
+
+def save_readings(path: Path, game: RenderedGame, rounds: int | None, steps: list[tuple[int, str | None, Any, Any]],
+                  ) -> None:  # fmt: skip
+    """Keeps a watched game's readings: per frame, its index, the true moment beginning there in words (or
+    None), the true table and the settled reading the referee was given (or None)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    record = {"seed": game.seed, "players": [p.value for p in game.players], "rules": game.ruleset.name,
+              "rounds": rounds, "steps": steps}  # fmt: skip
+    path.write_bytes(pickle.dumps(record))
+
+
+def load_readings(path: Path) -> dict[str, Any]:
+    """A game's readings kept by :func:`save_readings` (our own files: pickle)."""
+    return pickle.loads(path.read_bytes())
 
 
 def settled_truth(game: RenderedGame) -> list[GameState]:
@@ -123,6 +163,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
     rounds = sum(int(r["rounds"]) for r in results)  # type: ignore[call-overload]
     right = sum(int(r["rounds_settled_right"]) for r in results)  # type: ignore[call-overload]
     casinos = [sum(r["_casinos"][i] for r in results) for i in (0, 1)]  # type: ignore[index]
+    fps = [float(r["fps"]) for r in results if r["fps"] is not None]  # type: ignore[arg-type]  # none in a replay
     return {
         "config": name,
         "rules": rules,
@@ -132,7 +173,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
         "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
-        "fps_median": round(statistics.median(float(r["fps"]) for r in results), 1),  # type: ignore[arg-type]
+        "fps_median": round(statistics.median(fps), 1) if fps else None,
     }
 
 
@@ -149,6 +190,8 @@ def main() -> None:
     parser.add_argument("--confidence", type=float, help="another detector confidence threshold (a comparison)")
     parser.add_argument("--rules", default="las-vegas", help="the rules played, e.g. las-vegas+biggy (Biggys told "
                         "by their size on the table)")  # fmt: skip
+    parser.add_argument("--save-readings", type=Path, metavar="DIR", help="keep each game's settled readings there")
+    parser.add_argument("--replay", type=Path, metavar="DIR", help="referee the readings kept there (no frames read)")
     args = parser.parse_args()
     if args.config:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config
@@ -158,13 +201,14 @@ def main() -> None:
         configs = [(f"{args.players}p", args.rules, colours, 0)]
     summaries = []
     for name, rules, colours, offset in configs:
-        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules)
+        results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
+                              args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl")
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),
                   flush=True)  # fmt: skip
         summaries.append(summary(name, rules, results))
-        print(json.dumps({"reader": args.reader, **summaries[-1]}), flush=True)
+        print(json.dumps({"reader": "replay" if args.replay else args.reader, **summaries[-1]}), flush=True)
     if len(summaries) > 1:
         print("| table | rules | rounds right | casinos right | alerts | latency median / max (s) | frames/s |")
         print("|---|---|---|---|---|---|---|")

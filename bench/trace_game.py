@@ -15,13 +15,12 @@ change to the interpreter on a traced game (the readings do not depend on the re
 from __future__ import annotations
 
 import argparse
-import pickle
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from bench_pipeline import compare_settled, settled_truth
+from bench_pipeline import compare_settled, load_readings, save_readings, settled_truth
 
 from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
@@ -45,7 +44,7 @@ def main() -> None:
     parser.add_argument("--replay", type=Path, default=None, help="referee readings saved with --save")
     args = parser.parse_args()
     if args.replay is not None:
-        saved = pickle.loads(args.replay.read_bytes())
+        saved = load_readings(args.replay)
         game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
         steps = _replayed(game, saved["seed"], saved["steps"])
         saved_rounds = saved["rounds"]
@@ -76,9 +75,7 @@ def main() -> None:
                       f"{'; '.join(wrong) or 'every casino right'}")  # fmt: skip
                 settled += 1
     if args.save is not None:
-        record = {"seed": game.seed, "players": [p.value for p in game.players], "rules": game.ruleset.name,
-                  "rounds": saved_rounds, "steps": kept}  # fmt: skip
-        args.save.write_bytes(pickle.dumps(record))
+        save_readings(args.save, game, saved_rounds, kept)
 
 
 Step = tuple[int, str | None, Any, Any, list[Any]]

@@ -51,6 +51,9 @@ __all__ = ["LasVegasCamera", "canonical_event", "canonical_history"]
 
 _MAX_FILLED = 2
 """Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
+_MAX_MISREAD_FILLED = 1
+"""A roll's seen dice may be misread only when at most this many are missing (each misreading is tried with
+one way of filling them in: the face of a die not seen matters only once it is placed)."""
 _MAX_COMBINATIONS = 64
 """Neutral pre-roll readings tried at most (dice on the casinos taken as the spare neutral dice)."""
 
@@ -196,40 +199,50 @@ class LasVegasCamera:
         missing_neutral = neutral_held - len(mine)
         missing = missing_own + missing_neutral
         fills: Iterator[tuple[int, ...]]
-        if missing > fill:  # too many to fill in every way: the others show the face most seen
+        if missing > fill:  # too many to fill in every way: the others show a face seen (the most seen first)
             seen = Counter(faces + neutral_faces)
-            face = min(seen, key=lambda f: (-seen[f], f)) if seen else 1
-            fills = (tuple(sorted((face,) * (missing - fill) + rest))
-                     for rest in itertools.combinations_with_replacement(range(1, 7), fill))  # fmt: skip
+            shown = sorted(seen, key=lambda f: (-seen[f], f)) or [1]
+            free = list(itertools.combinations_with_replacement(range(1, 7), fill))
+            rests = ((face,) * (missing - fill) + rest for face in shown for rest in free)
+            fills = iter(dict.fromkeys(tuple(sorted(faces_filled)) for faces_filled in rests))
             note = f"{missing} dice not seen in the tray"
         else:
             fills = itertools.combinations_with_replacement(range(1, 7), missing)
             note = f"{missing} {'die' if missing == 1 else 'dice'} not seen in the tray" if missing else ""
         big_missing = min(biggies - sum(big), missing_own)
         flags = big + [True] * big_missing + [False] * (missing_own - big_missing)
-        for extra in fills:
+        for n, extra in enumerate(fills):
             extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
-            all_faces = faces + extra_own
-            roll = _roll(player, all_faces, flags, neutral_faces + extra_neutral)
-            yield Candidate((roll,), 0.0, note + (f" (taken to show {' '.join(map(str, extra))})" if extra else ""))
-            if not variants or missing:
+            all_faces, all_neutral = faces + extra_own, neutral_faces + extra_neutral
+            filled = note + (f" (taken to show {' '.join(map(str, extra))})" if extra else "")
+            yield Candidate((_roll(player, all_faces, flags, all_neutral),), 0.0, filled)
+            # a die seen misread, with the first fill only: with every fill the beam would hold little else
+            if variants and missing <= _MAX_MISREAD_FILLED and not n:
+                for faces_now, neutral_now, misread in self._misread(all_faces, flags, all_neutral, len(faces),
+                                                                     len(neutral_faces)):  # fmt: skip
+                    yield Candidate((_roll(player, faces_now, flags, neutral_now),), 0.0,
+                                    f"{filled}; {misread}" if filled else misread)  # fmt: skip
+
+    def _misread(self, faces: list[int], flags: list[bool], neutral: list[int], seen: int, seen_neutral: int,
+                 ) -> Iterator[tuple[list[int], list[int], str]]:  # fmt: skip
+        """A roll's faces with one die seen taken to show a face it is often misread from, and what was assumed.
+
+        The dice seen are the first ``seen`` of ``faces`` and the first ``seen_neutral`` of ``neutral``.
+        """
+        tried = set()
+        for i, face in enumerate(faces[:seen]):
+            if (face, flags[i]) in tried:
                 continue
-            tried = set()
-            for i, face in enumerate(all_faces):  # one die misread: the faces it is most often misread from
-                if (face, flags[i]) in tried:
-                    continue
-                tried.add((face, flags[i]))
-                for true in self._misread_from[face]:
-                    other = list(all_faces)
-                    other[i] = true
-                    note = f"a die read as {face} taken to show {true}"
-                    yield Candidate((_roll(player, other, flags, list(roll.neutral)),), 0.0, note)
-            for face in sorted(set(roll.neutral)):  # a neutral die misread, the same way
-                for true in self._misread_from[face]:
-                    others = list(roll.neutral)
-                    others[others.index(face)] = true
-                    note = f"a neutral die read as {face} taken to show {true}"
-                    yield Candidate((_roll(player, all_faces, flags, others),), 0.0, note)
+            tried.add((face, flags[i]))
+            for true in self._misread_from[face]:
+                other = list(faces)
+                other[i] = true
+                yield other, neutral, f"a die read as {face} taken to show {true}"
+        for face in sorted(set(neutral[:seen_neutral])):  # a neutral die misread, the same way
+            for true in self._misread_from[face]:
+                others = list(neutral)
+                others[others.index(face)] = true
+                yield faces, others, f"a neutral die read as {face} taken to show {true}"
 
     # --- an alert's reason ----------------------------------------------------------------------
 

@@ -5,9 +5,10 @@ may explain a reading:
 
 - a roll: the dice of the player to roll read in the tray (their own colour, and the neutral dice
   they hold); dice not seen are filled in every way when one or two are missing, and when more are
-  missing two of them in every way and the others with the face most seen (their placement or the
-  player's next roll tells which was right), and each die (the neutral ones too) may show the face it
-  is most often misread from (a 4 read as 5 is told by the casino it goes to);
+  missing two of them in every way and the others with each face seen, the most seen first (their
+  placement or the player's next roll tells which was right); with at most one die unseen, each die
+  seen (the neutral ones too) may show the faces it is most often misread from (a 4 read as 5 is told
+  by the casino it goes to);
 - a roll with its placement, when the dice are on a casino before the roll was read whole;
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
 - the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
@@ -50,7 +51,7 @@ from referee.types import Colour
 __all__ = ["LasVegasCamera", "canonical_event", "canonical_history"]
 
 _MAX_FILLED = 2
-"""Dice missing from a roll's reading that are filled in every way (more: with the face most seen)."""
+"""Dice missing from a roll's reading that are filled in every way (the others: with each face seen)."""
 _MAX_MISREAD_FILLED = 1
 """A roll's seen dice may be misread only when at most this many are missing (each misreading is tried with
 one way of filling them in: the face of a die not seen matters only once it is placed)."""

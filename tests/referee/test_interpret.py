@@ -152,6 +152,17 @@ def _roll_to_hide(moments):
     raise AssertionError("no such roll in this game")
 
 
+def _assert_refereed_but_unseen_faces(interpreter, verdicts, truth):
+    """Nothing alerted or asked, and the game the true one but for the faces of dice never seen (how many
+    dice each roll had, and every placement)."""
+    assert [str(v) for v in verdicts if v.kind in ("alert", "uncertain")] == []
+
+    def moves(history):
+        return [len(e.dice) if isinstance(e, DiceRolled) else e for e in history]
+
+    assert moves(interpreter.state.history) == moves(truth.history)
+
+
 @pytest.mark.parametrize(("rules_name", "players", "seed"), [("las-vegas", 4, 40), ("las-vegas+six-players", 6, 45)])
 def test_a_roll_with_three_dice_unseen_is_told_by_the_dice_placed_from_it(rules_name, players, seed):
     """Traced (seed 5044, six players): white's roll read with three dice unseen, two of them the value
@@ -168,13 +179,7 @@ def test_a_roll_with_three_dice_unseen_is_told_by_the_dice_placed_from_it(rules_
             return replace(snapshot, tray=_hide(snapshot.tray, moment.event.player, [other]))
         return snapshot
 
-    interpreter, verdicts, truth = watch(rules_name, colours, seed, corrupt)
-    assert [str(v) for v in verdicts if v.kind in ("alert", "uncertain")] == []
-
-    def moves(history):  # the face of the die never seen cannot be known: how many dice each roll had
-        return [len(e.dice) if isinstance(e, DiceRolled) else e for e in history]
-
-    assert moves(interpreter.state.history) == moves(truth.history)
+    _assert_refereed_but_unseen_faces(*watch(rules_name, colours, seed, corrupt))
 
 
 @pytest.mark.parametrize(
@@ -244,13 +249,7 @@ def test_three_dice_unseen_in_the_roll_are_not_taken_for_the_face_placed(rules_n
             return replace(snapshot, tray=_hide(snapshot.tray, moment.event.player, hidden))
         return snapshot
 
-    interpreter, verdicts, truth = watch(rules_name, colours, seed, corrupt)
-    assert [str(v) for v in verdicts if v.kind in ("alert", "uncertain")] == []
-
-    def moves(history):  # the faces of the dice never seen cannot be known: how many dice each roll had
-        return [len(e.dice) if isinstance(e, DiceRolled) else e for e in history]
-
-    assert moves(interpreter.state.history) == moves(truth.history)
+    _assert_refereed_but_unseen_faces(*watch(rules_name, colours, seed, corrupt))
 
 
 @pytest.mark.parametrize(

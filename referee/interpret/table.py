@@ -79,21 +79,26 @@ def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected],
 
 def _fit(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
          ) -> _Fit:  # fmt: skip
-    """The fit of ``read`` where ``expected`` lies (see the module)."""
+    """The fit of ``read`` where ``expected`` lies (see the module): the cheaper of :func:`_fits`."""
+    fits = _fits(model, zone, expected, read)
+    return fits[0] if len(fits) == 1 or fits[1].total >= fits[0].total else fits[1]
+
+
+def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
+          ) -> tuple[_Fit, ...]:  # fmt: skip
+    """The ways ``read`` may fit where ``expected`` lies: every die there, and with optional dice, those gone."""
     there = _matched(model, zone, expected, read)
     optional = [i for i, e in enumerate(expected) if e.optional]
     if not optional:
-        return there
+        return (there,)
     # all there (each unread one a miss) or all gone
     kept = [i for i, e in enumerate(expected) if not e.optional]
     rest = _matched(model, zone, [expected[i] for i in kept], read)
-    if GONE_COST + rest.total >= there.total:
-        return there
     dice = [GONE_COST / len(optional)] * len(expected)
     missed = [False] * len(expected)
     for i, cost, unread in zip(kept, rest.dice, rest.missed, strict=True):
         dice[i], missed[i] = cost, unread
-    return _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras)
+    return there, _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras)
 
 
 def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -133,7 +138,7 @@ class TableCost:
     def __init__(self, model: ObservationModel, reading: Reading) -> None:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
-        self._cache: dict[tuple[int, tuple[Expected, ...]], _Fit] = {}
+        self._cache: dict[tuple[int, tuple[Expected, ...]], tuple[_Fit, ...]] = {}
         self._stay = model.stay_cost()
         self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
@@ -146,12 +151,17 @@ class TableCost:
         return self.fit(zone, tuple(expected)).total
 
     def fit(self, zone: int, expected: tuple[Expected, ...]) -> _Fit:
-        """How what was read in ``zone`` fits ``expected``, die by die (cached)."""
+        """How what was read in ``zone`` fits ``expected``, die by die (cached): the cheaper way."""
+        fits = self.fits(zone, expected)
+        return fits[0] if len(fits) == 1 or fits[1].total >= fits[0].total else fits[1]
+
+    def fits(self, zone: int, expected: tuple[Expected, ...]) -> tuple[_Fit, ...]:
+        """The ways what was read in ``zone`` may fit ``expected`` (see :func:`_fits`; cached)."""
         key = (zone, expected)
-        fit = self._cache.get(key)
-        if fit is None:
-            fit = self._cache[key] = _fit(self.model, zone, expected, self.reading.get(zone, ()))
-        return fit
+        fits = self._cache.get(key)
+        if fits is None:
+            fits = self._cache[key] = _fits(self.model, zone, expected, self.reading.get(zone, ()))
+        return fits
 
     def __call__(self, table: Table, before: Table | None = None, previous: TableCost | None = None) -> float:
         """The cost of the reading if ``table`` lies there (zones absent from ``table`` are empty).
@@ -187,12 +197,27 @@ class TableCost:
 
     def _grown_by(self, zone: int, was: tuple[Expected, ...], expected: tuple[Expected, ...],
                   previous: TableCost) -> float:  # fmt: skip
-        """What ``zone``'s misfit grew by since ``previous`` read it, where ``was`` lay then and ``expected`` now."""
-        now = self.fit(zone, expected)
-        cost = now.total
-        if not cost:
-            return 0.0
-        then = previous.fit(zone, was)
+        """What ``zone``'s misfit grew by since ``previous`` read it, where ``was`` lay then and ``expected`` now.
+
+        With dice that may be gone (a placement's leftovers), each way they may fit then and now is weighed
+        and the cheapest taken: leftovers unseen since the roll and unseen still are there, hidden as they
+        were, not gone while the dice read among them are phantoms (traced: three dice of a roll unseen,
+        and after the placement the leftovers were taken back as soon as their misses, charged again
+        whole, cost more than two phantoms).
+        """
+        grown = None
+        for now in self.fits(zone, expected):
+            if not now.total:
+                return 0.0
+            for then in previous.fits(zone, was):
+                cost = max(0.0, now.total - self._paid(zone, was, then, expected, now, previous))
+                grown = cost if grown is None else min(grown, cost)
+        assert grown is not None
+        return grown
+
+    def _paid(self, zone: int, was: tuple[Expected, ...], then: _Fit, expected: tuple[Expected, ...], now: _Fit,
+              previous: TableCost) -> float:  # fmt: skip
+        """What of ``now``'s misfit was already charged when ``then`` was the fit."""
         stay = self._stay
         paid = _stayed_paid(was, then, expected, now, stay)
         if then.extras:
@@ -200,7 +225,7 @@ class TableCost:
                                             now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
             lasting = self.model.extra_cost() - (stay or 0.0)  # a die read that is not there lasts as a hidden one
             paid += lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
-        return max(0.0, cost - paid)
+        return paid
 
     def same_as(self, other: TableCost) -> bool:
         """True when ``other`` read the same dice in every zone (in any order)."""

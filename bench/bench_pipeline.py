@@ -51,10 +51,9 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
-    seconds = 0.0
+    seconds = [0.0]
     if replay is not None:
-        readings = [snapshot for _, _, _, snapshot in load_readings(replay)["steps"] if snapshot is not None]
-        steps = ((snapshot.frame_index, snapshot.timestamp_s, observer.observe(snapshot)) for snapshot in readings)
+        steps = replayed(observer, load_readings(replay)["steps"])
     else:
         if reader_name == "truth":
             reader = game.truth_reader()
@@ -71,31 +70,19 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
                 read_seconds[0] += time.perf_counter() - started
                 return out
 
-        pipeline = TablePipeline(reader, observer)
-        kept: list[tuple[int, str | None, Any, Any]] = []
-
-        def watched() -> Iterator[tuple[int, float, list[Any]]]:
-            nonlocal seconds
-            for frame in game.frames():
-                started = time.perf_counter()
-                report = pipeline.process(frame)
-                seconds += time.perf_counter() - started
-                span = game.span_of(frame.index)
-                begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
-                kept.append((frame.index, begins, span.moment.snapshot, report.snapshot))
-                yield frame.index, frame.timestamp_s, report.verdicts
-
-        steps = watched()
+        steps = watched(game, TablePipeline(reader, observer), seconds)
+    kept: list[tuple[int, str | None, Any, Any]] = []
     latencies: list[float] = []
     settled: list[GameState | None] = []
     complaints = 0
-    for frame_index, timestamp_s, verdicts in steps:
+    for frame_index, begins, true_table, snapshot, verdicts in steps:
+        kept.append((frame_index, begins, true_table, snapshot))
         for verdict in verdicts:
             if verdict.kind in ("alert", "uncertain"):
                 complaints += 1
             if isinstance(verdict.event, DiceRolled | DicePlaced):
                 span = game.span_of(frame_index)
-                latencies.append(timestamp_s - (span.first + span.hand) / game.fps)
+                latencies.append(snapshot.timestamp_s - (span.first + span.hand) / game.fps)
             elif isinstance(verdict.event, RoundScored):
                 settled.append(verdict.before)
     if save is not None and replay is None:
@@ -112,8 +99,8 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     return {
         "seed": seed,
         "frames": game.frame_count,
-        "fps": round(game.frame_count / seconds, 1) if seconds else None,
-        "detector_ms_per_frame": round(1000 * read_seconds[0] / game.frame_count, 1) if seconds else None,
+        "fps": round(game.frame_count / seconds[0], 1) if seconds[0] else None,
+        "detector_ms_per_frame": round(1000 * read_seconds[0] / game.frame_count, 1) if seconds[0] else None,
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
         "rounds": len(truth),
@@ -123,6 +110,28 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
+
+
+Step = tuple[int, str | None, Any, Any, list[Any]]
+"""A frame's index, the true moment beginning there (in words) or None, the true table, the settled
+reading given to the referee (or None) and the referee's verdicts on it."""
+
+
+def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float]) -> Iterator[Step]:
+    """A rendered game's frames through ``pipeline``, frame by frame (``seconds[0]`` sums the pipeline's time)."""
+    for frame in game.frames():
+        started = time.perf_counter()
+        report = pipeline.process(frame)
+        seconds[0] += time.perf_counter() - started
+        span = game.span_of(frame.index)
+        begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
+        yield frame.index, begins, span.moment.snapshot, report.snapshot, report.verdicts
+
+
+def replayed(observer: Any, saved: list[tuple[int, str | None, Any, Any]]) -> Iterator[Step]:
+    """Readings kept by :func:`save_readings` (``load_readings(...)["steps"]``) refereed again by ``observer``."""
+    for frame, begins, true_table, snapshot in saved:
+        yield frame, begins, true_table, snapshot, [] if snapshot is None else observer.observe(snapshot)
 
 
 def save_readings(path: Path, game: RenderedGame, rounds: int | None, steps: list[tuple[int, str | None, Any, Any]],

@@ -18,9 +18,8 @@ import argparse
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-from bench_pipeline import compare_settled, load_readings, save_readings, settled_truth
+from bench_pipeline import Step, compare_settled, load_readings, replayed, save_readings, settled_truth, watched
 
 from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
@@ -31,7 +30,7 @@ from vision.synth.game import RenderedGame
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, help="the rendered game (needed unless --replay)")
     parser.add_argument("--players", default="red,blue,green")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--models", type=Path, default=MODELS, help="folder with dice_detector/ and die_reader/")
@@ -46,9 +45,12 @@ def main() -> None:
     if args.replay is not None:
         saved = load_readings(args.replay)
         game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
-        steps = _replayed(game, saved["seed"], saved["steps"])
+        initial = new_game(game.ruleset, game.players)
+        steps = replayed(camera_referee(initial, deal=seeded_deal(initial, saved["seed"])), saved["steps"])
         saved_rounds = saved["rounds"]
     else:
+        if args.seed is None:
+            parser.error("--seed is needed (or --replay FILE)")
         game = RenderedGame(seed=args.seed, players=args.players.split(","), rules=args.rules, rounds=args.rounds)
         steps = _watched(game, args)
         saved_rounds = args.rounds
@@ -78,11 +80,6 @@ def main() -> None:
         save_readings(args.save, game, saved_rounds, kept)
 
 
-Step = tuple[int, str | None, Any, Any, list[Any]]
-"""A frame's index, the true moment beginning there (in words) or None, the true table, the settled
-reading given to the referee (or None) and the referee's verdicts on it."""
-
-
 def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     """The game's frames read by the model (or the renderer's labels) and refereed."""
     options = {} if args.confidence is None else {"confidence": args.confidence}
@@ -90,24 +87,7 @@ def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
     detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
         args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
-    pipeline = TablePipeline(detector, observer)
-    moment = None
-    for frame in game.frames():
-        span = game.span_of(frame.index)
-        begins = None
-        if span.moment is not moment:
-            moment = span.moment
-            begins = f"{moment.what} {moment.event or ''}"
-        report = pipeline.process(frame)
-        yield frame.index, begins, moment.snapshot, report.snapshot, report.verdicts
-
-
-def _replayed(game: RenderedGame, seed: int, saved: list[tuple[int, str | None, Any, Any]]) -> Iterator[Step]:
-    """Saved readings refereed again (by the referee as it is now)."""
-    initial = new_game(game.ruleset, game.players)
-    observer = camera_referee(initial, deal=seeded_deal(initial, seed))
-    for frame, begins, true_table, snapshot in saved:
-        yield frame, begins, true_table, snapshot, [] if snapshot is None else observer.observe(snapshot)
+    return watched(game, TablePipeline(detector, observer), [0.0])
 
 
 def _die(d) -> str:

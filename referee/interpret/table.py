@@ -79,9 +79,13 @@ def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected],
 
 def _fit(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
          ) -> _Fit:  # fmt: skip
-    """The fit of ``read`` where ``expected`` lies (see the module): the cheaper of :func:`_fits`."""
-    fits = _fits(model, zone, expected, read)
-    return fits[0] if len(fits) == 1 or fits[1].total >= fits[0].total else fits[1]
+    """The fit of ``read`` where ``expected`` lies (see the module): the cheapest of :func:`_fits`."""
+    return _cheapest(_fits(model, zone, expected, read))
+
+
+def _cheapest(fits: tuple[_Fit, ...]) -> _Fit:
+    """The fit that costs least; on a tie the first (every die there before the optional ones gone)."""
+    return min(fits, key=lambda fit: fit.total)
 
 
 def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -151,9 +155,8 @@ class TableCost:
         return self.fit(zone, tuple(expected)).total
 
     def fit(self, zone: int, expected: tuple[Expected, ...]) -> _Fit:
-        """How what was read in ``zone`` fits ``expected``, die by die (cached): the cheaper way."""
-        fits = self.fits(zone, expected)
-        return fits[0] if len(fits) == 1 or fits[1].total >= fits[0].total else fits[1]
+        """How what was read in ``zone`` fits ``expected``, die by die (cached): the cheapest way."""
+        return _cheapest(self.fits(zone, expected))
 
     def fits(self, zone: int, expected: tuple[Expected, ...]) -> tuple[_Fit, ...]:
         """The ways what was read in ``zone`` may fit ``expected`` (see :func:`_fits`; cached)."""

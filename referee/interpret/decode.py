@@ -27,7 +27,7 @@ table a state shows, its diagnosis of a misfit and when a round is over.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from referee.errors import IllegalEventError
@@ -78,6 +78,10 @@ class Candidate:
     cost: float = 0.0
     note: str = ""
     """What it assumes, said with the event (e.g. "1 die not seen, taken to show 4")."""
+    variant: Hashable = None
+    """Candidates of one history with the same ``variant`` (not None) are one explanation with the dice not
+    seen filled in differently: as likely as each other until those dice are seen, they take one place in
+    the beam together (the face of a die not seen is decided when it is seen)."""
 
 
 class Game(Protocol):
@@ -130,6 +134,8 @@ class _History:
     """Per event, what was assumed."""
     table: Any = None
     """The table this history said lay there at the last reading."""
+    group: Hashable = None
+    """Histories with the same group (not None) take one place in the beam (see :attr:`Candidate.variant`)."""
 
 
 class Interpreter:
@@ -143,6 +149,8 @@ class Interpreter:
         beam: how many histories are kept.
         margin: nats by which a history must beat every other that disagrees before its events are said.
         event_cost: the prior cost of each event (a move is less likely than no move between two readings).
+        most: how many histories are kept at all, counting each one of a group (the ways of filling in
+            dice not seen) apart.
         alert_cost: the cost of what changed in one reading, under the best history, above which nothing
             is said from it; the misfit of whole readings summed while each passes a third of it, above
             which the reading is an alert, when the game finds what is wrong with it.
@@ -150,10 +158,11 @@ class Interpreter:
 
     def __init__(self, game: Game, state: Any, deal: Callable[[Any], Any] | None = None,
                  model: ObservationModel | None = None, *, beam: int = 24, margin: float = 3.0,
-                 event_cost: float = 0.5, alert_cost: float = 14.0) -> None:  # fmt: skip
+                 event_cost: float = 0.5, alert_cost: float = 14.0, most: int = 48) -> None:  # fmt: skip
         self.game = game
         self.model = model or ObservationModel.default()
         self.beam = beam
+        self.most = max(most, beam)
         self.margin = margin
         self.event_cost = event_cost
         self.alert_cost = alert_cost
@@ -172,6 +181,8 @@ class Interpreter:
         self.state = state
         self._anchor = state
         self._histories = [_History(state, (), 0.0, ())]
+        self._readings = 0
+        """Readings decoded since the reset (groups are told apart by the reading that made them)."""
         self._previous: TableCost | None = None
         """The reading before, scored (what each history's table cost then)."""
         self._said: list[Any] = []
@@ -224,7 +235,7 @@ class Interpreter:
 
     # --- decoding -------------------------------------------------------------------------------
 
-    def _extend(self, history: _History, candidate: Candidate) -> _History | None:
+    def _extend(self, history: _History, candidate: Candidate, parent: int) -> _History | None:
         state = history.state
         try:
             for event in candidate.events:
@@ -233,23 +244,28 @@ class Interpreter:
             return None
         added = (candidate.note, *[""] * (len(candidate.events) - 1)) if candidate.events else ()
         cost = history.cost + candidate.cost + self.event_cost * len(candidate.events)
-        return _History(state, history.events + candidate.events, cost, history.notes + added, history.table)
+        if candidate.variant is not None:
+            group: Hashable = (self._readings, parent, candidate.variant)
+        else:  # nothing new: the history stays in its group
+            group = history.group if not candidate.events else None
+        return _History(state, history.events + candidate.events, cost, history.notes + added, history.table, group)
 
     def _decode(self, snapshot: Any, reading: Reading) -> list[Verdict]:
         game = self.game
         score = TableCost(self.model, reading)
         previous, self._previous = self._previous, score
         merged: dict[Hashable, tuple[_History, float]] = {}
-        for history in self._histories:
+        self._readings += 1
+        for parent, history in enumerate(self._histories):
             options = [Candidate(())] if game.forced(history.state) is not None else [
                 Candidate(()), *game.candidates(history.state, reading)]  # fmt: skip
             for candidate in options:
-                extended = self._extend(history, candidate)
+                extended = self._extend(history, candidate, parent)
                 if extended is None:
                     continue
                 table = game.expected(extended.state)
                 here = score(table, history.table, previous)
-                extended = _History(extended.state, extended.events, extended.cost + here, extended.notes, table)
+                extended = replace(extended, cost=extended.cost + here, table=table)
                 key = game.key(extended.state)
                 if key not in merged or extended.cost < merged[key][0].cost:
                     merged[key] = (extended, here)
@@ -262,12 +278,10 @@ class Interpreter:
             over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
             if over:
                 history = min(over, key=lambda pair: pair[0])[1]
-                self._histories = [_History(history.state, history.events, 0.0, history.notes, history.table)]
+                self._histories = [replace(history, cost=0.0, group=None)]
                 return self._say(snapshot)
         best_cost = ranked[0][0].cost
-        ranked = [
-            (_History(h.state, h.events, h.cost - best_cost, h.notes, h.table), c) for h, c in ranked[: self.beam]
-        ]
+        ranked = [(replace(h, cost=h.cost - best_cost), c) for h, c in self._kept(ranked)]
         self._histories = [h for h, _ in ranked]
         best_here = score(self._histories[0].table)  # the whole reading, zones read as before included
         self._strain = self._strain + best_here if best_here > self.alert_cost / 3 else 0.0
@@ -289,6 +303,24 @@ class Interpreter:
             if reason:
                 return self._once("alert", reason, snapshot)
         return said
+
+    def _kept(self, ranked: list[tuple[_History, float]]) -> list[tuple[_History, float]]:
+        """The ``beam`` cheapest histories, a group counted once (all of it kept), at most ``most`` in all."""
+        kept: list[tuple[_History, float]] = []
+        groups: set[Hashable] = set()
+        places = 0
+        for pair in ranked:
+            group = pair[0].group
+            if group is None or group not in groups:
+                if places == self.beam:
+                    continue
+                places += 1
+                if group is not None:
+                    groups.add(group)
+            kept.append(pair)
+            if len(kept) == self.most:
+                break
+        return kept
 
     def _say(self, snapshot: Any) -> list[Verdict]:
         """Says the events every history within the margin agrees on (or revises what was said)."""
@@ -334,8 +366,7 @@ class Interpreter:
         for event in self._said[:shared]:
             self._anchor = self.game.apply(self._anchor, event)
         self._said = self._said[shared:]
-        self._histories = [_History(h.state, h.events[shared:], h.cost, h.notes[shared:], h.table)
-                           for h in self._histories]  # fmt: skip
+        self._histories = [replace(h, events=h.events[shared:], notes=h.notes[shared:]) for h in self._histories]
 
     def _agreed(self, first: Sequence[Any], second: Sequence[Any], start: int = 0) -> int:
         """Where two histories first part from ``start`` on (the events compared as a camera knows them)."""

@@ -146,7 +146,7 @@ class LasVegasCamera:
                 placed = apply(state, placement)
                 if placed.phase is Phase.ROLL:
                     for roll in self._rolls(placed, reading, with_placements=False, fill=1):
-                        yield Candidate((placement, *roll.events), roll.cost, roll.note)
+                        yield Candidate((placement, *roll.events), roll.cost, roll.note, roll.variant)
         elif state.phase is Phase.PREROLL:
             yield from _prerolls(state, reading)
 
@@ -161,7 +161,7 @@ class LasVegasCamera:
         own = _newest([d for d in tray if d.colour is player], held[0] + held[1])
         mine = _newest([d for d in tray if d.colour is neutral], held[2]) if held[2] else []
         if own or mine:
-            yield from self._filled(state, own, mine, held, fill, variants=True)
+            yield from self._filled(state, own, mine, held, fill, variants=True, group=0)
         if not with_placements:
             return
         before = self.expected(state)
@@ -177,18 +177,23 @@ class LasVegasCamera:
             placed_neutral = [replace(d, pips=number) for d in there if d.colour is neutral][-new_neutral:] if (
                 new_neutral) else []  # fmt: skip
             # the new dice on the casino first: with more dice read than held, a die read in the tray goes
-            for candidate in self._filled(state, placed + own, placed_neutral + mine, held, fill, variants=False):
+            for candidate in self._filled(state, placed + own, placed_neutral + mine, held, fill, variants=False,
+                                          group=number):  # fmt: skip
                 try:
                     rolled = apply(state, candidate.events[0])
                     placement = place_all(rolled, number)
                     apply(rolled, placement)
                 except IllegalEventError:
                     continue
-                yield Candidate((*candidate.events, placement), candidate.cost, candidate.note)
+                yield Candidate((*candidate.events, placement), candidate.cost, candidate.note, candidate.variant)
 
     def _filled(self, state: GameState, own: list[DieReading], mine: list[DieReading], held: tuple[int, int, int],
-                fill: int, *, variants: bool) -> Iterator[Candidate]:  # fmt: skip
-        """The roll of ``own`` and ``mine`` (neutral) dice, the dice not seen filled in (see the module)."""
+                fill: int, *, variants: bool, group: Hashable) -> Iterator[Candidate]:  # fmt: skip
+        """The roll of ``own`` and ``mine`` (neutral) dice, the dice not seen filled in (see the module).
+
+        The ways of filling them in are one group (``group``, see :attr:`Candidate.variant`): as likely as
+        each other until those dice are seen; a misreading is a candidate of its own.
+        """
         player = state.players[state.turn]
         normal, biggies, neutral_held = held
         own = own[: normal + biggies]
@@ -216,7 +221,7 @@ class LasVegasCamera:
             extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
             all_faces, all_neutral = faces + extra_own, neutral_faces + extra_neutral
             filled = note + (f" (taken to show {' '.join(map(str, extra))})" if extra else "")
-            yield Candidate((_roll(player, all_faces, flags, all_neutral),), 0.0, filled)
+            yield Candidate((_roll(player, all_faces, flags, all_neutral),), 0.0, filled, group if missing else None)
             # a die seen misread, with the first fill only: with every fill the beam would hold little else
             if variants and missing <= _MAX_MISREAD_FILLED and not n:
                 for faces_now, neutral_now, misread in self._misread(all_faces, flags, all_neutral, len(faces),
@@ -413,4 +418,5 @@ def _prerolls(state: GameState, reading: Reading) -> Iterator[Candidate]:
                 if tried > _MAX_COMBINATIONS:
                     return
                 note = f"{count - seen} not seen, taken to show {' '.join(map(str, filled))}" if filled else ""
-                yield Candidate((NeutralDiceRolled(tuple(sorted(chosen + filled))),), 0.0, note)
+                event = NeutralDiceRolled(tuple(sorted(chosen + filled)))
+                yield Candidate((event,), 0.0, note, chosen if filled else None)

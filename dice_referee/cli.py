@@ -546,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
-    detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.add_argument("--confidence", type=float, default=0.2, help="detector threshold (default 0.2)")
     detect.add_argument(
         "--models",
         metavar="DIR",

@@ -203,7 +203,7 @@ class DiceDetector:
     """
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
-                 confidence: float = 0.35, iou: float = 0.5, core: float = 0.8, rotations: int = 4,
+                 confidence: float = 0.2, iou: float = 0.5, core: float = 0.8, rotations: int = 4,
                  sure: float = 0.9, colour_sure: float = 0.8) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)

@@ -23,6 +23,8 @@ from vision.zones import Calibration, CalibrationError
 __all__ = ["MAT", "MatLayout", "draw_mat", "find_mat", "write_mat_pdf"]
 
 _ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+_NUMBER_SCALE = 0.6
+"""The casino numbers' font scale per pixel per millimetre (OpenCV's Hershey duplex)."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,16 @@ class MatLayout:
     rolling_area: np.ndarray
     """The tray, (4, 2)."""
 
+    def number_origin(self, number: int) -> tuple[float, float]:
+        """Where casino ``number``'s printed number starts (its baseline's left end), mat millimetres."""
+        (x0, y0) = self.casinos[number][0]
+        return float(x0) + 3.0, float(y0) + 17.0
+
+    def marks(self) -> np.ndarray:
+        """The centres of the printed casino numbers (6, 2), mat millimetres: marks a detector may take for a die."""
+        (width, height), _ = cv2.getTextSize("0", cv2.FONT_HERSHEY_DUPLEX, _NUMBER_SCALE, 1)
+        return np.array([(x + width / 2, y - height / 2) for x, y in map(self.number_origin, sorted(self.casinos))])
+
     def marker_corners(self, ident: int) -> np.ndarray:
         """The four corners of a marker in mat millimetres, in ArUco's order (clockwise from top-left)."""
         x, y = self.markers[ident]
@@ -48,7 +60,7 @@ class MatLayout:
     def calibration(self, homography: np.ndarray) -> Calibration:
         """A :class:`Calibration` with this layout's zones."""
         return Calibration(np.asarray(homography, np.float64), self.casinos, self.rolling_area, self.width_mm,
-                           self.height_mm)  # fmt: skip
+                           self.height_mm, marks=self.marks())  # fmt: skip
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
@@ -90,7 +102,8 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
         cv2.rectangle(image, px(x0, y0), px(x1, y1), _TINTS[number - 1], -1)
         cv2.rectangle(image, px(x0, y0), px(x1, y1), (40, 40, 40), line)
         # The casino's number, in the far-left corner (no die-face icon: the detector would see a die).
-        cv2.putText(image, str(number), px(x0 + 3, y0 + 17), cv2.FONT_HERSHEY_DUPLEX, 0.6 * px_per_mm,
+        cv2.putText(image, str(number), px(*layout.number_origin(number)), cv2.FONT_HERSHEY_DUPLEX,
+                    _NUMBER_SCALE * px_per_mm,
                     (40, 40, 40), max(1, round(0.6 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
     (x0, y0), (x1, y1) = layout.rolling_area[0], layout.rolling_area[2]
     cv2.rectangle(image, px(x0, y0), px(x1, y1), (225, 225, 225), -1)

@@ -93,6 +93,9 @@ class Calibration:
     """Depth of the play area."""
     colours: dict[str, list[float]] | None = None
     """Dice colours learned at setup (``vision.colours.ColourBook.to_json``), if any."""
+    marks: np.ndarray | None = None
+    """Centres (M, 2), table millimetres, of marks printed on the play area that the detector may take for
+    a die (the mat's casino numbers); None for a bare table."""
 
     def to_table(self, points_px: np.ndarray) -> np.ndarray:
         """Image points (N, 2) to table millimetres (N, 2)."""
@@ -123,6 +126,7 @@ class Calibration:
             "casinos": {str(k): v.tolist() for k, v in sorted(self.casinos.items())},
             "rolling_area": self.rolling_area.tolist(),
             **({"colours": self.colours} if self.colours else {}),
+            **({"marks": self.marks.tolist()} if self.marks is not None and len(self.marks) else {}),
         }
 
     @classmethod
@@ -155,7 +159,13 @@ class Calibration:
                 isinstance(v, list) and len(v) == 3 and all(isinstance(x, int | float) for x in v)
                 for v in colours.values())):  # fmt: skip
             raise CalibrationError("'colours' must map colour names to [L, a, b]")
-        return cls(homography, casinos, tray, width, height, colours)
+        marks = None
+        if obj.get("marks") is not None:
+            try:
+                marks = np.array(obj["marks"], dtype=np.float64).reshape(-1, 2)
+            except (TypeError, ValueError):
+                raise CalibrationError("'marks' must be a list of (x, y) points") from None
+        return cls(homography, casinos, tray, width, height, colours, marks)
 
 
 def save_calibration(calibration: Calibration, path: str | os.PathLike[str]) -> None:

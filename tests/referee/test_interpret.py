@@ -334,6 +334,29 @@ def test_an_illegal_placement_is_an_alert_with_the_rule_and_changes_nothing():
     assert interpreter.state is before and verdicts[0].candidates
 
 
+def test_dice_taken_off_a_casino_are_alerted_once_while_the_others_play_on():
+    """Traced (seed 8074): a white die unseen on casino 3 for the rest of the round was alerted again at
+    each of ten moves of the other players. Here two of red's dice are taken off their casino for good."""
+    rules_name, colours, seed = "las-vegas", default_players(3), 12
+    moments = list(table_moments(find_ruleset(rules_name), colours, seed))
+    k, placed = next((k, m.event) for k, m in enumerate(moments) if m.what == "placed" and m.event.dice >= 2)
+    end = next(j for j in range(k, len(moments)) if moments[j].what == "settled")
+
+    def corrupt(i, moment, snapshot):
+        if not k < i < end:
+            return snapshot
+        taken = _zone(snapshot, placed.casino)
+        for _ in range(2):
+            taken.remove(next(d for d in taken if d.colour is placed.player))
+        return _with_zone(snapshot, placed.casino, taken)
+
+    _, verdicts, _ = watch(rules_name, colours, seed, corrupt)
+    alerts = [v.reason for v in verdicts if v.kind == "alert"]
+    moves = sum(m.what == "placed" for m in moments[k + 1 : end])
+    assert alerts and "put them back" in alerts[0] and moves >= 4
+    assert len(alerts) == len(set(alerts)) < moves, alerts
+
+
 def test_a_reading_costs_least_against_the_table_that_lies_there():
     red3 = [Expected("red", False, 3)] * 2
     read = [DieReading(Colour.RED, False, 3)] * 2

@@ -58,6 +58,32 @@ def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
     assert set(tables[-1]["preview"]) == {"casinos", "totals"}
 
 
+def test_the_mats_printed_numbers_are_not_dice_but_a_die_lying_on_one_is():
+    """Traced (seed 7074): the mat's "2" boxed with 0.36 confidence and read as a die, a phantom on casino 2
+    for the rest of the round. Here a box on casino 2's number in every frame, read as a red 1."""
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    centre = game.camera.project(np.column_stack([game.mat_to_table(MAT.marks()[1:2]), np.zeros(1)]))[0]
+    box = np.array([[*(centre - 7), *(centre + 7)]], np.float32)
+
+    def reader(index, confidence=0.36):
+        truth = game.truth(index)
+        mark = Detections(box, np.array([confidence], np.float32), {
+            "pips": np.array([1]), "colour": np.array(["red"], object), "biggy": np.array([False]),
+            "track": np.array([-1])})  # fmt: skip
+        return Detections(np.concatenate([truth.xyxy, mark.xyxy]), np.concatenate([truth.confidence, mark.confidence]),
+                          {k: np.concatenate([v, mark.data[k]]) for k, v in truth.data.items()})  # fmt: skip
+
+    observer, lines = watch(game, reader=reader)
+    assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+    calibration = MAT.calibration(np.eye(3))  # table millimetres are pixels: the box is where it lies
+    pipeline = TablePipeline(game.truth, camera_referee(new_game(game.ruleset, game.players)))
+    at = np.array([[*(MAT.marks()[1] - 8), *(MAT.marks()[1] + 8)]], np.float32)
+    assert len(pipeline._not_marks(calibration, Detections(at, np.array([0.36], np.float32)))) == 0
+    assert len(pipeline._not_marks(calibration, Detections(at, np.array([0.9], np.float32)))) == 1  # a die on it
+    assert Calibration.from_json(calibration.to_json()).marks == pytest.approx(MAT.marks())
+
+
 def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
     game = RenderedGame(seed=11, players=("green", "yellow"), rules="las-vegas+biggy", size=(640, 360), fps=5,
                         rounds=1)  # fmt: skip

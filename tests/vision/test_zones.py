@@ -65,6 +65,8 @@ def test_calibration_file_round_trip_and_errors(tmp_path):
         ({"casinos": {"1": [[0, 0], [1, 0], [1, 1]]}}, "casinos 1 to 6"),
         ({"rolling_area": [[0, 0], [1, 1]]}, "at least three"),
         ({"width_mm": "wide"}, "malformed"),
+        ({"marks": [[1, 2, 3]]}, "'marks' must be"),
+        ({"marks": "the numbers"}, "'marks' must be"),
     ]:
         with pytest.raises(CalibrationError, match=message):
             Calibration.from_json({**good, **patch})

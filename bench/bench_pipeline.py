@@ -58,11 +58,11 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         if reader_name == "truth":
             reader = game.truth_reader()
         else:
-            from vision.detect import MODELS, DiceDetector
+            from vision.detect import MODELS, table_reader
 
             folder = models or MODELS
             options = {} if confidence is None else {"confidence": confidence}
-            detector = DiceDetector(folder / "dice_detector", folder / "die_reader", **options)
+            detector = table_reader(folder, **options)
 
             def reader(image):
                 started = time.perf_counter()

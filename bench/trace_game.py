@@ -23,7 +23,7 @@ from bench_pipeline import Step, compare_settled, load_readings, replayed, save_
 
 from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
-from vision.detect import MODELS, DiceDetector
+from vision.detect import MODELS, table_reader
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
@@ -85,8 +85,7 @@ def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     options = {} if args.confidence is None else {"confidence": args.confidence}
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
-    detector = game.truth_reader() if args.reader == "truth" else DiceDetector(
-        args.models / "dice_detector", args.models / "die_reader", **options)  # fmt: skip
+    detector = game.truth_reader() if args.reader == "truth" else table_reader(args.models, **options)
     return watched(game, TablePipeline(detector, observer), [0.0])
 
 

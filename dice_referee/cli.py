@@ -289,7 +289,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from referee.lasvegas.state import new_game
     from referee.record import record_lines
     from vision.capture import CaptureError, FrameSource, open_source
-    from vision.detect import MODELS, DiceDetector, ModelError
+    from vision.detect import MODELS, ModelError, table_reader
     from vision.pipeline import referee_pipeline, report_lines
     from vision.zones import CalibrationError, load_calibration
 
@@ -328,7 +328,7 @@ def run_watch(args: argparse.Namespace) -> int:
     else:
         try:
             models = MODELS if args.models is None else Path(args.models)
-            reader = DiceDetector(models / "dice_detector", models / "die_reader")
+            reader = table_reader(models)
         except ModelError as error:
             return fail(str(error))
     pipeline = referee_pipeline(reader, state, seeded_deal(state, seed), calibration=calibration)
@@ -546,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
-    detect.add_argument("--confidence", type=float, default=0.2, help="detector threshold (default 0.2)")
+    detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
     detect.add_argument(
         "--models",
         metavar="DIR",

@@ -24,7 +24,7 @@ import numpy as np
 from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading, TableSnapshot
-from vision.detect import DiceDetector
+from vision.detect import DiceDetector, table_reader
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
@@ -273,7 +273,7 @@ class Counts:
 def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[str, ...]]] = TABLES,
             detector: DiceDetector | None = None) -> tuple[Counts, int]:  # fmt: skip
     """The counts over the games of every table and seed; and how many readings they came from."""
-    detector = detector or DiceDetector()
+    detector = detector or table_reader()
     counts = Counts()
     readings = 0
     for index, (rules, players) in enumerate(tables.values()):

@@ -133,10 +133,9 @@ class Hub:
         threading.Thread(target=watch, name="demo-loop", daemon=True).start()
 
     def _model(self) -> Any:
-        from vision.detect import MODELS, DiceDetector
+        from vision.detect import MODELS, table_reader
 
-        models = Path(self.app.config["MODELS"] or MODELS)
-        return DiceDetector(models / "dice_detector", models / "die_reader")
+        return table_reader(Path(self.app.config["MODELS"] or MODELS))
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from models.dice_detector.evaluate import Tally, match, score_image, yolo_labels
-from vision.detect import MODELS, DiceDetector
+from vision.detect import MODELS, DiceDetector, table_reader
 from vision.detections import Detections
 from vision.synth.scene import render_scene
 
@@ -138,7 +138,7 @@ def test_the_built_in_game_is_refereed_exactly_with_the_model():
     assert (game.seed, game.size, game.fps, len(game.players)) == (2026, (1280, 720), 10.0, 3)
     rules = game.ruleset
     state = new_game(rules, game.players)
-    pipeline = referee_pipeline(DiceDetector(), state, seeded_deal(state, game.seed))
+    pipeline = referee_pipeline(table_reader(), state, seeded_deal(state, game.seed))
     observer = pipeline.observer
     settled = []
     for frame in game.frames():

@@ -9,7 +9,8 @@ may explain a reading:
   placement or the player's next roll tells which was right); with at most one die unseen, each die
   seen (the neutral ones too) may show the faces it is most often misread from (a 4 read as 5 is told
   by the casino it goes to);
-- a roll with its placement, when the dice are on a casino before the roll was read whole;
+- a roll with its placement, when the dice are on a casino before the roll was read whole (a roll none
+  of whose dice was read in the tray costs :data:`UNSEEN_ROLL`);
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
 - the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
 
@@ -55,6 +56,11 @@ _MAX_FILLED = 2
 _MAX_MISREAD_FILLED = 1
 """A roll's seen dice may be misread only when at most this many are missing (each misreading is tried with
 one way of filling them in: the face of a die not seen matters only once it is placed)."""
+UNSEEN_ROLL = 3.0
+"""The prior cost (nats) of a roll never read in the tray, only its placement: the camera sees each roll
+come to rest unless the hand comes back at once. Free, it was as likely as a die read twice on the
+casino: a black 1 read twice among ten dice was taken for black's last roll and placement, and the
+round was settled there, before black's true roll was read (seed 4073)."""
 _MAX_COMBINATIONS = 64
 """Neutral pre-roll readings tried at most (dice on the casinos taken as the spare neutral dice)."""
 
@@ -185,7 +191,9 @@ class LasVegasCamera:
                     apply(rolled, placement)
                 except IllegalEventError:
                     continue
-                yield Candidate((*candidate.events, placement), candidate.cost, candidate.note, candidate.variant)
+                unseen = len(placed) >= held[0] + held[1] and len(placed_neutral) >= held[2]  # none of it in the tray
+                cost = candidate.cost + (UNSEEN_ROLL if unseen else 0.0)
+                yield Candidate((*candidate.events, placement), cost, candidate.note, candidate.variant)
 
     def _filled(self, state: GameState, own: list[DieReading], mine: list[DieReading], held: tuple[int, int, int],
                 fill: int, *, variants: bool, group: Hashable) -> Iterator[Candidate]:  # fmt: skip

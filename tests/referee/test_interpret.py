@@ -301,6 +301,36 @@ def test_a_die_misread_in_a_roll_with_a_neutral_die_unseen_is_read_again_when_pl
     assert moves(canonical_history(interpreter.state.history)) == moves(canonical_history(truth.history))
 
 
+@pytest.mark.parametrize(("rules_name", "players", "seed"),
+                         [("las-vegas", 5, 73), ("las-vegas", 4, 2), ("las-vegas+neutral", 3, 6)])
+def test_a_die_read_twice_is_not_taken_for_the_last_roll_and_placement_of_the_round(rules_name, players, seed):
+    """Traced (seed 4073, five players): the last die of the round was black's; one of black's 1s on casino 1,
+    among ten dice, was read twice a reading before black rolled. A roll never read in the tray was free,
+    so "black rolls 1 and places it on casino 1" cost less than a die read twice, and the round was settled
+    there, before black's true roll was read."""
+    colours = default_players(players)
+    rules = find_ruleset(rules_name)
+    moments = list(table_moments(rules, colours, seed))
+    k = next(k for k, m in enumerate(moments) if m.what in ("placed", "picked-up") and m.state.phase is Phase.ROLL
+             and sum(m.state.held_dice) + sum(m.state.held_biggies) + sum(m.state.held_neutral) == 1
+             and m.state.held_dice[m.state.turn] == 1)  # fmt: skip
+    state = moments[k].state
+    player = state.players[state.turn]
+    casino = next(number for number, c in enumerate(state.casinos, start=1) if c.dice[state.turn])
+    end = next(j for j in range(k, len(moments)) if moments[j].what == "settled")
+    interpreter = Interpreter(LasVegasCamera(MODEL), new_game(rules, colours),
+                              deal=virtual_deal(Dealer(rules, random.Random(seed))), model=MODEL)  # fmt: skip
+    for i, moment in enumerate(moments):
+        snapshot = moment.snapshot
+        if k <= i < end:  # read right once, then with one of the player's dice there read twice
+            if i == k:
+                interpreter.observe(snapshot)
+            twice = [*_zone(snapshot, casino), DieReading(player, False, casino)]
+            snapshot = replace(_with_zone(snapshot, casino, twice), frame_index=snapshot.frame_index + 1)
+        interpreter.observe(snapshot)
+    assert same_game(interpreter, moments[-1].state)
+
+
 def test_a_round_settled_at_the_cleared_table_goes_on_to_the_next_round():
     """Traced (a neutral game): the last placement of a round not seen, the round was settled only when
     the casinos were seen cleared, and the interpreter then waited for another clearing, missing the

@@ -301,8 +301,9 @@ def test_a_die_misread_in_a_roll_with_a_neutral_die_unseen_is_read_again_when_pl
     assert moves(canonical_history(interpreter.state.history)) == moves(canonical_history(truth.history))
 
 
-@pytest.mark.parametrize(("rules_name", "players", "seed"),
-                         [("las-vegas", 5, 73), ("las-vegas", 4, 2), ("las-vegas+neutral", 3, 6)])
+@pytest.mark.parametrize(
+    ("rules_name", "players", "seed"), [("las-vegas", 5, 73), ("las-vegas", 4, 2), ("las-vegas+neutral", 3, 6)]
+)
 def test_a_die_read_twice_is_not_taken_for_the_last_roll_and_placement_of_the_round(rules_name, players, seed):
     """Traced (seed 4073, five players): the last die of the round was black's; one of black's 1s on casino 1,
     among ten dice, was read twice a reading before black rolled. A roll never read in the tray was free,

@@ -186,8 +186,10 @@ class TablePipeline:
             big[mine[limit:]] = False
         return big
 
-    def _not_marks(self, calibration: Calibration, detections: Detections) -> Detections:
-        """The detections but those of the marks printed on the play area (the mat's casino numbers).
+    def _not_marks(self, calibration: Calibration, table: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+        """Which detections are not the marks printed on the play area (the mat's casino numbers).
+
+        ``table``: the detections' centres on the table plane; ``confidence``: the detector's.
 
         Traced: the mat's "2" boxed with 0.36 confidence and read as a white 1, a phantom die on casino 2
         for the rest of the round (seed 7074). A die lying on a mark hides it and is boxed surely; a mark
@@ -195,10 +197,9 @@ class TablePipeline:
         """
         marks = calibration.marks
         if marks is None or not len(marks):
-            return detections
-        table = calibration.to_table(detections.centres)
+            return np.ones(len(table), bool)
         near = np.linalg.norm(table[:, None, :] - marks[None, :, :], axis=2).min(axis=1) < self.mark_mm
-        return detections[~near | (detections.confidence >= self.mark_confidence)]
+        return ~near | (confidence >= self.mark_confidence)
 
     def process(self, frame: Frame) -> Report:
         """Runs one frame through the pipeline."""
@@ -211,9 +212,10 @@ class TablePipeline:
         else:
             detections = self.reader(image)
         if calibration is not None and len(detections):
-            detections = self._not_marks(calibration, detections)
-        if calibration is not None and len(detections):
             table = calibration.to_table(detections.centres)
+            keep = self._not_marks(calibration, table, detections.confidence)
+            detections, table = detections[keep], table[keep]
+        if calibration is not None and len(detections):
             zones = calibration.zones_at(table)
             owners = self._owners(detections)
             sizes = self._sizes_mm(image, calibration, detections) if self.has_biggies else np.zeros(len(detections))

@@ -182,6 +182,7 @@ class LasVegasCamera:
             placed = [replace(d, pips=number) for d in there if d.colour is player][-new_own:] if new_own else []
             placed_neutral = [replace(d, pips=number) for d in there if d.colour is neutral][-new_neutral:] if (
                 new_neutral) else []  # fmt: skip
+            unseen = len(placed) >= held[0] + held[1] and len(placed_neutral) >= held[2]  # none of it in the tray
             # the new dice on the casino first: with more dice read than held, a die read in the tray goes
             for candidate in self._filled(state, placed + own, placed_neutral + mine, held, fill, variants=False,
                                           group=number):  # fmt: skip
@@ -191,7 +192,6 @@ class LasVegasCamera:
                     apply(rolled, placement)
                 except IllegalEventError:
                     continue
-                unseen = len(placed) >= held[0] + held[1] and len(placed_neutral) >= held[2]  # none of it in the tray
                 cost = candidate.cost + (UNSEEN_ROLL if unseen else 0.0)
                 yield Candidate((*candidate.events, placement), cost, candidate.note, candidate.variant)
 

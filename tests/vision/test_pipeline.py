@@ -78,9 +78,9 @@ def test_the_mats_printed_numbers_are_not_dice_but_a_die_lying_on_one_is():
     assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
     calibration = MAT.calibration(np.eye(3))  # table millimetres are pixels: the box is where it lies
     pipeline = TablePipeline(game.truth, camera_referee(new_game(game.ruleset, game.players)))
-    at = np.array([[*(MAT.marks()[1] - 8), *(MAT.marks()[1] + 8)]], np.float32)
-    assert len(pipeline._not_marks(calibration, Detections(at, np.array([0.36], np.float32)))) == 0
-    assert len(pipeline._not_marks(calibration, Detections(at, np.array([0.9], np.float32)))) == 1  # a die on it
+    at = MAT.marks()[1:2]
+    assert pipeline._not_marks(calibration, at, np.array([0.36])).tolist() == [False]
+    assert pipeline._not_marks(calibration, at, np.array([0.9])).tolist() == [True]  # a die lying on it
     assert Calibration.from_json(calibration.to_json()).marks == pytest.approx(MAT.marks())
 
 

@@ -24,7 +24,7 @@ import numpy as np
 from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading, TableSnapshot
-from vision.detect import DiceDetector, table_reader
+from vision.detect import TABLE_CONFIDENCE, DiceDetector, table_reader
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
@@ -342,6 +342,7 @@ def _source(counts: Counts, seeds: list[int], rounds: int, readings: int) -> dic
         "measured": True,
         "how": "python -m models.observation: rendered games of the nine benchmark tables, the shipped reader "
         "through vision.pipeline.TablePipeline, every settled reading against the rendered dice, zone by zone",
+        "detector_confidence": TABLE_CONFIDENCE,
         "seeds": seeds,
         "rounds_per_game": rounds,
         "readings": readings,

@@ -198,6 +198,17 @@ class TableCost:
             total += cost
         return total
 
+    def hidden(self, table: Table) -> float:
+        """What the dearest die of ``table`` not read costs (0 when every die is read): the reader's commonest
+        lasting error, a die hidden beside or under others, at the model's price for its zone and crowd."""
+        dearest = 0.0
+        for zone, expected in table.items():
+            fit = self.fit(zone, tuple(expected))
+            for cost, missed in zip(fit.dice, fit.missed, strict=True):
+                if missed and cost > dearest:
+                    dearest = cost
+        return dearest
+
     def _grown_by(self, zone: int, was: tuple[Expected, ...], expected: tuple[Expected, ...],
                   previous: TableCost) -> float:  # fmt: skip
         """What ``zone``'s misfit grew by since ``previous`` read it, where ``was`` lay then and ``expected`` now.
@@ -303,7 +314,10 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
     ones missed then are taken to be the ones missed now, and the dearest then the dearest now (a die
     that was hidden is the one still hidden, not a die just put beside it). A die missed then and now
     is charged its staying hidden (``stay``, when measured), and one read again after a miss the pair
-    it is read as (a new reading of it).
+    it is read as (a new reading of it). A die read then and unseen now is charged its miss in full: its
+    going unseen is a new error, and a face or colour misread then is no part of it (traced: a roll's 4
+    taken for a 5 misread as 4, since that misreading, paid at the roll, was taken as paid for the
+    die's going unseen in the tray after the placement, and the true 4 paid its miss in full).
     """
     before, after = _by_look(was, then), _by_look(now, fit)
     paid = 0.0
@@ -313,6 +327,8 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
             continue
         pairs = zip(sorted(old, reverse=True), sorted(new, reverse=True), strict=False)  # as many as both hold
         for (was_missed, then_cost), (is_missed, now_cost) in pairs:
+            if not was_missed and is_missed:
+                continue  # read then, unseen now: a new error, whatever its reading cost then
             if stay is None or not was_missed:
                 paid += min(then_cost, now_cost)
             elif is_missed:

@@ -24,8 +24,8 @@ MODEL = ObservationModel.default()
 LOOKS = 3
 
 
-def interpreter(state, deal=None):
-    return Interpreter(LasVegasCamera(MODEL), state, deal=deal, model=MODEL)
+def interpreter(state, deal=None, model=MODEL):
+    return Interpreter(LasVegasCamera(model), state, deal=deal, model=model)
 
 
 def look(referee, frame, casinos_read, tray):
@@ -53,9 +53,9 @@ def casinos(**placed):
     return tuple(table)
 
 
-def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2)):
+def rolled(faces=(1, 3, 3, 5, 6, 6, 6, 2), model=MODEL):
     """A red-and-blue game, dealt, with red's roll read in the tray."""
-    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]), model=model)
     referee.apply(DEAL)
     tray = dice(RED, faces, 1)
     assert said(look(referee, 1, EMPTY, tray)) == [f"red rolls {' '.join(map(str, sorted(faces)))}"]
@@ -144,6 +144,21 @@ def test_dice_taken_off_a_casino_mid_round_are_an_alert_once_it_lasts():
     assert kinds(verdicts) == ["alert"] and "casino 6 shows 1 red dice, but 3" in verdicts[0].reason
     assert look(referee, 5, casinos(c6=tray[4:7]), tray[:4] + tray[7:]) == []  # put back
     assert referee.state.casinos[5].dice == (3, 0)
+
+
+@pytest.mark.parametrize("miss", [0.02, 0.001], ids=["cheap-miss", "dear-miss"])
+def test_one_die_hidden_for_good_is_no_alert_whatever_a_miss_costs_and_two_are(miss):
+    """A die hidden beside others is the reader's commonest lasting error, whatever the model prices it at.
+    Traced: the reader measured at the table's detector threshold misses fewer dice, so a die hidden among
+    three cost 5.1 nats, over the third of alert_cost under which one error had to stay, and a die hidden
+    for good was alerted as taken off (at 0.001, 6.9 nats)."""
+    model = replace(MODEL, miss_casino=(miss,) * len(MODEL.miss_casino), _memo={}, _miss_memo={})
+    referee, tray = rolled(model=model)
+    look(referee, 2, casinos(c6=tray[4:7]), tray[:4] + tray[7:])
+    for frame in range(3, 8):  # one of the three not read, reading after reading
+        assert look(referee, frame, casinos(c6=tray[4:6]), tray[:4] + tray[7:]) == []
+    verdicts = look(referee, 8, casinos(c6=tray[4:5]), tray[:4] + tray[7:])
+    assert kinds(verdicts) == ["alert"] and "casino 6 shows 1 red dice, but 3" in verdicts[0].reason
 
 
 # --- the reader's errors: the game goes on as it was played -------------------------------------

@@ -199,8 +199,11 @@ class TableCost:
         return total
 
     def hidden(self, table: Table) -> float:
-        """What the dearest die of ``table`` not read costs (0 when every die is read): the reader's commonest
-        lasting error, a die hidden beside or under others, at the model's price for its zone and crowd."""
+        """What the dearest die of ``table`` not read costs (0 when every die is read).
+
+        A die hidden beside or under others is the reader's commonest lasting error; it costs the model's
+        price for its zone and crowd.
+        """
         dearest = 0.0
         for zone, expected in table.items():
             fit = self.fit(zone, tuple(expected))

@@ -290,7 +290,11 @@ class Interpreter:
             # the readings before this one liked best is what happened (this reading tells none apart).
             over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
             if over:
-                history = min(over, key=lambda pair: pair[0])[1]
+                # What was said stands unless another history is likelier by the margin (traced: two
+                # histories 0.25 nats apart at the clearing, the one never said taken, seed 5091).
+                least = min(cost for cost, _ in over)
+                kept = [pair for pair in over if pair[0] <= least + self.margin and self._keeps_said(pair[1])]
+                history = min(kept or over, key=lambda pair: pair[0])[1]
                 self._histories = [replace(history, cost=0.0, group=None)]
                 return self._say(snapshot)
         best_cost = ranked[0][0].cost
@@ -352,7 +356,13 @@ class Interpreter:
     def _say(self, snapshot: Any) -> list[Verdict]:
         """Says the events every history within the margin agrees on (or revises what was said)."""
         game = self.game
-        close = [h for h in self._histories if h.cost <= self.margin]
+        close = in_doubt = [h for h in self._histories if h.cost <= self.margin]
+        if self._keeps_said(close[0]):
+            # The best history stands by what was said: a rival that parts from it before is asked about
+            # (``_unsure``) and revises it if it comes to lead by the margin, but does not keep what comes
+            # after from being said (traced: a rival 1.2 nats behind disputed a placement said seven moves
+            # before, and nothing was said for the last 25 moves of the round, seed 5091).
+            close = [h for h in close if self._keeps_said(h)]
         sure = list(close[0].events)
         for history in close[1:]:
             del sure[self._agreed(sure, history.events) :]
@@ -366,7 +376,7 @@ class Interpreter:
         else:
             undone = 0
         if len(sure) == agree:
-            return self._unsure(snapshot) if len(close) > 1 else []
+            return self._unsure(snapshot) if len(in_doubt) > 1 else []
         best = close[0]
         state = self._anchor
         for event in best.events[:agree]:
@@ -395,6 +405,10 @@ class Interpreter:
         self._said = self._said[shared:]
         self._histories = [replace(h, events=h.events[shared:], notes=h.notes[shared:]) for h in self._histories]
 
+    def _keeps_said(self, history: _History) -> bool:
+        """True when ``history`` holds every event said since the anchor."""
+        return self._agreed(self._said, history.events) == len(self._said)
+
     def _agreed(self, first: Sequence[Any], second: Sequence[Any], start: int = 0) -> int:
         """Where two histories first part from ``start`` on (the events compared as a camera knows them)."""
         n = start
@@ -418,7 +432,7 @@ class Interpreter:
         first, second = self._histories[0], self._histories[1] if len(self._histories) > 1 else None
         if second is None:
             return []
-        since = self._agreed(first.events, second.events, len(self._said))
+        since = self._agreed(first.events, second.events)  # a rival may dispute what was said
         # The first event where they part: the question stays the same while both go on alike after it.
         a, b = self._words(first, since, since + 1), self._words(second, since, since + 1)
         pair = frozenset((a, b))  # whichever of the two leads: two histories this close trade places

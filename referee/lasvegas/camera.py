@@ -10,7 +10,8 @@ may explain a reading:
   seen (the neutral ones too) may show the faces it is most often misread from (a 4 read as 5 is told
   by the casino it goes to);
 - a roll with its placement, when the dice are on a casino before the roll was read whole (a roll none
-  of whose dice was read in the tray costs :data:`UNSEEN_ROLL`);
+  of whose dice was read in the tray costs :data:`UNSEEN_ROLL`); when the next player's dice lie in the
+  tray, also followed by that roll, and the dice not seen may have stayed in the tray (not the placed face);
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
 - the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
 
@@ -171,6 +172,12 @@ class LasVegasCamera:
         if not with_placements:
             return
         before = self.expected(state)
+        # Another player's dice in the tray: the game has gone on, so this player's roll and placement were
+        # made and not read (a hand over the tray), and the next roll lies there; the dice not seen may have
+        # stayed in the tray. With nothing else to show for it, a die on a casino and no roll read is a die
+        # put there before the roll (an alert). Traced: green's roll and placement of one 3 were never
+        # read, and with black's roll in the tray four 3s were booked on casino 3 where one lay (seed 3093).
+        moved_on = any(d.colour is not player and d.colour is not neutral for d in tray)
         for number in range(1, len(state.casinos) + 1):
             was = Counter(e.colour for e in before.get(number, ()))
             now = Counter(d.colour.value for d in reading.get(number, ()))
@@ -185,22 +192,30 @@ class LasVegasCamera:
             unseen = len(placed) >= held[0] + held[1] and len(placed_neutral) >= held[2]  # none of it in the tray
             # the new dice on the casino first: with more dice read than held, a die read in the tray goes
             for candidate in self._filled(state, placed + own, placed_neutral + mine, held, fill, variants=False,
-                                          group=number):  # fmt: skip
+                                          group=number, placed_face=number if moved_on else 0):  # fmt: skip
                 try:
                     rolled = apply(state, candidate.events[0])
                     placement = place_all(rolled, number)
-                    apply(rolled, placement)
+                    after = apply(rolled, placement)
                 except IllegalEventError:
                     continue
                 cost = candidate.cost + (UNSEEN_ROLL if unseen else 0.0)
                 yield Candidate((*candidate.events, placement), cost, candidate.note, candidate.variant)
+                if moved_on and after.phase is Phase.ROLL:  # and the next roll, read in the tray
+                    for roll in self._rolls(after, reading, with_placements=False, fill=1):
+                        yield Candidate((*candidate.events, placement, *roll.events), cost + roll.cost,
+                                        candidate.note, candidate.variant)  # fmt: skip
 
     def _filled(self, state: GameState, own: list[DieReading], mine: list[DieReading], held: tuple[int, int, int],
-                fill: int, *, variants: bool, group: Hashable) -> Iterator[Candidate]:  # fmt: skip
+                fill: int, *, variants: bool, group: Hashable, placed_face: int = 0,
+                ) -> Iterator[Candidate]:  # fmt: skip
         """The roll of ``own`` and ``mine`` (neutral) dice, the dice not seen filled in (see the module).
 
         The ways of filling them in are one group (``group``, see :attr:`Candidate.variant`): as likely as
-        each other until those dice are seen; a misreading is a candidate of its own.
+        each other until those dice are seen; a misreading is a candidate of its own. With ``placed_face``
+        (a roll read from its placement on that casino, the game gone on), the dice not seen beyond those
+        filled in every way may also show a face other than the placed one: left in the tray unseen and
+        taken back, not hidden on the casino.
         """
         player = state.players[state.turn]
         normal, biggies, neutral_held = held
@@ -216,6 +231,8 @@ class LasVegasCamera:
         if missing > fill:  # too many to fill in every way: the others show a face seen (the most seen first)
             seen = Counter(faces + neutral_faces)
             shown = sorted(seen, key=lambda f: (-seen[f], f)) or [1]
+            if placed_face and all(face == placed_face for face in shown):
+                shown.append(1 if placed_face != 1 else 2)
             free = list(itertools.combinations_with_replacement(range(1, 7), fill))
             rests = ((face,) * (missing - fill) + rest for face in shown for rest in free)
             fills = iter(dict.fromkeys(tuple(sorted(faces_filled)) for faces_filled in rests))

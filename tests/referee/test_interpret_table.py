@@ -173,6 +173,22 @@ def test_dice_seen_on_two_casinos_at_once_are_asked_and_change_nothing():
     assert referee.state is before
 
 
+def test_a_doubt_is_asked_on_a_new_reading_while_an_old_alert_stands():
+    """Traced (seed 8104): while an old misfit lasted, every question was kept back like one about the
+    alert's own reading, and red's placement (casino 6 or 3, as likely) was never asked about."""
+    referee, tray = rolled()
+    referee._strain = referee._standing = 100.0  # an alert said before stands: its misfit lasts
+    split = casinos(c1=tray[:1], c5=tray[3:4])  # red's 1 on casino 1 and its 5 on casino 5: which was placed?
+    ninth = DieReading(RED, False, 2, track=99)  # with a red die too many in the tray, the misfit lasts
+    verdicts = [
+        v
+        for frame, face in ((2, 2), (3, 4), (4, 6))  # the table read anew: the stray die's face
+        for v in look(referee, frame, split, (*tray[1:3], *tray[4:], replace(ninth, pips=face)))
+    ]
+    assert kinds(verdicts) == ["uncertain"]
+    assert "casino 1" in verdicts[0].reason and "casino 5" in verdicts[0].reason
+
+
 def test_a_doubt_is_asked_when_it_outlasts_a_reading_whichever_history_leads():
     """Traced (seed 5054, six players): two histories a fraction of a nat apart traded the lead at every
     reading, the question waited for the same order twice, and nothing was said or asked for the last

@@ -173,10 +173,13 @@ class Interpreter:
         self.margin = margin
         self.event_cost = event_cost
         self.alert_cost = alert_cost
-        self.one_error = alert_cost / 3
-        """A reading whose misfit passes this has more than about one error (unless it is one die hidden)."""
         self._deal = deal
         self.reset(state)
+
+    @property
+    def one_error(self) -> float:
+        """A reading whose misfit passes this has more than about one error (unless it is one die hidden)."""
+        return self.alert_cost / 3
 
     # --- what the pipeline calls -----------------------------------------------------------------
 
@@ -304,8 +307,8 @@ class Interpreter:
         # One die hidden, and nothing else, is the reader's commonest lasting error whatever the model says
         # it costs (with the table's reader a die hidden among three or more costs 5-7 nats, over a third of
         # alert_cost): it does not strain; with any other error beside it, the whole misfit counts.
-        alone = best_here - score.hidden(self._histories[0].table) < RESIDUAL
-        self._strain = self._strain + best_here if best_here > self.one_error and not alone else 0.0
+        strains = best_here > self.one_error and best_here - score.hidden(self._histories[0].table) >= RESIDUAL
+        self._strain = self._strain + best_here if strains else 0.0
         if not self._strain:
             self._standing = None
         # Even the best legal history explains what changed in this reading with two errors or more:

@@ -315,6 +315,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[901, 902])
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", type=Path, default=HERE / "observation.json")
+    parser.add_argument("--models", type=Path, help="measure the reader in this folder (dice_detector/ and "
+                        "die_reader/: a candidate) instead of the shipped one")  # fmt: skip
     parser.add_argument("--refit", action="store_true", help="fit the model again from the counts kept in --out "
                         "(no games watched)")  # fmt: skip
     parser.add_argument("--counts", type=Path, nargs="+", metavar="MODEL", help="fit the model from the counts "
@@ -329,7 +331,7 @@ def main() -> None:
                          sum(one["readings"] for one in sources))  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
-    counts, readings = measure(args.seeds, args.rounds)
+    counts, readings = measure(args.seeds, args.rounds, detector=table_reader(args.models) if args.models else None)
     source = _source(counts, [1000 * k + s for k in range(len(TABLES)) for s in args.seeds], args.rounds, readings)
     model = counts.model(source)
     args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")

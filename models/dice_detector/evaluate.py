@@ -24,13 +24,14 @@ import os
 import platform
 import statistics
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.detect import DiceDetector
+from vision.detect import TABLE_CONFIDENCE, DiceDetector
 from vision.detections import Detections
 
 HERE = Path(__file__).resolve().parent
@@ -249,6 +250,49 @@ def evaluate_games(detector: DiceDetector, count: int) -> Tally:
     return tally
 
 
+TABLE_SEED = 9_400_000  # far from the training games and crowded frames (make_dataset: 1_700_000, 1_800_000)
+CROWD = 8
+"""A casino holding this many dice or more is crowded (``evaluate_tables``)."""
+
+
+def evaluate_tables(detector: DiceDetector, games: int, tables: Sequence[str] | None = None,
+                    ) -> dict[str, dict[str, float | int]]:  # fmt: skip
+    """The dice found at the table, by colour and in crowds: the benchmark's nine tables, frames at rest.
+
+    Each of ``observation.TABLES`` (2 to 6 players, white as a player and as the neutral dice, Biggys) is
+    rendered ``games`` times (seeds never trained on), the first round, one frame at rest per moment with
+    dice. A die is found when a detection overlaps it with IoU >= 0.5. Returns, per die colour and for the
+    dice on crowded casinos (``CROWD`` or more; also white ones alone), the dice and the share found.
+    ``tables``: some of the tables only (their seeds stay those of the whole set).
+    """
+    from models.observation import TABLES
+    from vision.synth.game import RenderedGame
+
+    dice: dict[str, int] = {}
+    found: dict[str, int] = {}
+    for index in range(games):
+        for table, (name, (rules, players)) in enumerate(TABLES.items()):
+            if tables is not None and name not in tables:
+                continue
+            game = RenderedGame(TABLE_SEED + 1000 * table + index, players, rules, size=(1280, 720), fps=5,
+                                rounds=1)  # fmt: skip
+            for span in game.spans:
+                snapshot = span.moment.snapshot
+                if not (span.still and snapshot.all_dice()):
+                    continue
+                frame = span.first + span.hand + span.still // 2
+                truth = game.truth(frame)
+                zones = [(len(zone), zone) for zone in (*snapshot.casinos, snapshot.tray)]
+                crowded = [n >= CROWD and zone is not snapshot.tray for n, zone in zones for _ in zone]
+                hits = {i for i, _ in match(truth.xyxy, detector(game.frame(frame)))}
+                for i, (colour, crowd) in enumerate(zip(truth.data["colour"], crowded, strict=True)):
+                    keys = [str(colour)] + ["crowded"] * crowd + [f"crowded {colour}"] * (crowd and colour == "white")
+                    for key in keys:
+                        dice[key] = dice.get(key, 0) + 1
+                        found[key] = found.get(key, 0) + (i in hits)
+    return {key: {"dice": dice[key], "found_pct": round(100 * found[key] / dice[key], 2)} for key in sorted(dice)}
+
+
 def cpu_description(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """The processor the speed was measured on: model, cores and its widest vector instructions.
 
@@ -285,6 +329,8 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=REAL, help="folder with images/ and labels/ (and split.csv)")
     parser.add_argument("--synthetic", type=int, default=150, help="held-out rendered scenes")
     parser.add_argument("--games", type=int, default=3, help="rendered games on the play mat (frames at rest)")
+    parser.add_argument("--tables", type=int, default=0, help="games of each benchmark table: the dice found by "
+                        "colour and on crowded casinos, at the table's detector threshold")  # fmt: skip
     parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
     parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
@@ -310,6 +356,11 @@ def main() -> None:
         results["synthetic_heldout"] = evaluate_synthetic(detector, args.synthetic).summary()
     if args.games:
         results["builtin_games"] = evaluate_games(detector, args.games).summary()
+    if args.tables:
+        chosen = {k: v for k, v in options.items() if v is not None}
+        at_table = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
+                                **{"confidence": TABLE_CONFIDENCE, **chosen})  # fmt: skip
+        results["tables_found"] = evaluate_tables(at_table, args.tables)
     if args.speed:
         results["speed_1280x720"] = measure_speed(detector, args.speed)
     print(json.dumps(results, indent=1))

@@ -1,5 +1,7 @@
 """The evaluation's matching and counting rules (what "read right" and "perfect" mean)."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -169,3 +171,31 @@ def test_committed_configs_hold_no_absolute_paths():
     assert configs
     for config in configs:
         assert not [s for s in strings(json.loads(config.read_text())) if s.startswith("/")], config
+
+
+def test_crowded_frames_show_white_dice_on_crowded_casinos_with_their_labels(tmp_path):
+    from models.dice_detector.make_dataset import crowded_frame
+
+    for folder in ("images/train", "labels/train"):
+        (tmp_path / folder).mkdir(parents=True)
+    entries = [crowded_frame((seed, "train", tmp_path)) for seed in range(1_800_000, 1_800_006)]
+    whites = 0
+    for entry in entries:
+        labels = (tmp_path / "labels" / "train" / f"{entry['image']}.txt").read_text().splitlines()
+        dice = json.loads((tmp_path / "labels" / "train" / f"{entry['image']}.json").read_text())["dice"]
+        assert entry["source"] == "crowd" and len(labels) == len(dice) == entry["dice"]
+        assert (tmp_path / "images" / "train" / f"{entry['image']}.jpg").exists()
+        whites += any(d["colour"] == "white" for d in dice)
+        assert len(dice) >= 12  # late in the round: most of the dice are out
+    assert whites >= 3  # a white player, or the neutral dice (white too), in half the games
+
+
+def test_table_figures_count_every_die_by_colour_and_the_crowded_ones():
+    from models.dice_detector.evaluate import evaluate_tables
+
+    blind = lambda image: detections([], [])  # noqa: E731  (finds nothing: every die counted, none found)
+    figures = evaluate_tables(blind, 1, ["6p"])  # six players, white among them
+    assert {"red", "blue", "green", "black", "yellow", "white", "crowded", "crowded white"} == set(figures)
+    assert all(f["found_pct"] == 0 and f["dice"] > 0 for f in figures.values())
+    colours = sum(f["dice"] for key, f in figures.items() if not key.startswith("crowded"))
+    assert figures["crowded"]["dice"] < colours

@@ -14,6 +14,7 @@ The counts, smoothed, become ``models/observation.json``
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -24,7 +25,7 @@ import numpy as np
 from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading, TableSnapshot
-from vision.detect import TABLE_CONFIDENCE, DiceDetector, table_reader
+from vision.detect import MODELS, TABLE_CONFIDENCE, DiceDetector, table_reader
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
@@ -327,23 +328,42 @@ def main() -> None:
         counts = Counts()
         for one in sources:
             counts.add_counts(Counts.from_source(one))
+        weights = [one.get("weights") or {} for one in sources]
+        if any(w != weights[0] for w in weights):
+            parser.error("these counts were measured for different weights: they cannot be summed")
         source = _source(counts, [s for one in sources for s in one["seeds"]], sources[0]["rounds_per_game"],
-                         sum(one["readings"] for one in sources))  # fmt: skip
+                         sum(one["readings"] for one in sources), weights[0])  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
     counts, readings = measure(args.seeds, args.rounds, detector=table_reader(args.models) if args.models else None)
-    source = _source(counts, [1000 * k + s for k in range(len(TABLES)) for s in args.seeds], args.rounds, readings)
+    seeds = [1000 * k + s for k in range(len(TABLES)) for s in args.seeds]
+    source = _source(counts, seeds, args.rounds, readings, weights_digest(args.models or MODELS))
     model = counts.model(source)
     args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
 
 
-def _source(counts: Counts, seeds: list[int], rounds: int, readings: int) -> dict[str, Any]:
-    """What a model keeps of how it was measured: the counts themselves, to fit it again."""
+def weights_digest(models: Path = MODELS) -> dict[str, str]:
+    """The SHA-256 of each network of the reader in ``models`` (the detector's and the die reader's).
+
+    A model measured for one reader says which (``source["weights"]``): the shipped model must be the
+    one measured for the shipped weights, and a retrained reader makes it stale.
+    """
+    digest = {}
+    for folder in ("dice_detector", "die_reader"):
+        config = json.loads((models / folder / "config.json").read_text())
+        digest[folder] = hashlib.sha256((models / folder / str(config["weights"])).read_bytes()).hexdigest()
+    return digest
+
+
+def _source(counts: Counts, seeds: list[int], rounds: int, readings: int, weights: dict[str, str] | None = None,
+            ) -> dict[str, Any]:  # fmt: skip
+    """What a model keeps of how it was measured: the counts themselves, to fit it again, and the reader's weights."""
     return {
         "measured": True,
         "how": "python -m models.observation: rendered games of the nine benchmark tables, the shipped reader "
         "through vision.pipeline.TablePipeline, every settled reading against the rendered dice, zone by zone",
+        "weights": weights or {},
         "detector_confidence": TABLE_CONFIDENCE,
         "seeds": seeds,
         "rounds_per_game": rounds,

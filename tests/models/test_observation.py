@@ -95,3 +95,28 @@ def test_miss_rates_grow_with_the_pile_from_a_few_dice_on():
     assert rates[2] == rates[3] == (8 + 2 + 1) / (40 + 40 + 2)
     assert rates[5] == rates[4] == (30 + 1) / (60 + 2)
     assert all(a <= b for a, b in itertools.pairwise(rates[1:]))
+
+
+def test_the_shipped_model_was_measured_for_the_shipped_weights():
+    """A retrained detector or die reader needs its own model (``python -m models.observation``)."""
+    from models.observation import weights_digest
+
+    shipped = ObservationModel.default()
+    assert shipped.source["measured"] and shipped.source["weights"] == weights_digest()
+
+
+def test_counts_measured_for_other_weights_are_not_summed(tmp_path):
+    counts = Counts()
+    counts.add(1, [die(RED, 1)], [die(RED, 1)])
+    paths = []
+    for k, digest in enumerate(("aaa", "bbb")):
+        model = counts.model(_source(counts, [901 + k], 1, 1, {"dice_detector": digest, "die_reader": "r"}))
+        paths.append(tmp_path / f"{k}.json")
+        paths[-1].write_text(json.dumps(model.to_json()))
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "models.observation", "--counts", *map(str, paths), "--out",
+                          str(tmp_path / "sum.json")], capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 2 and "different weights" in run.stderr
+    assert not (tmp_path / "sum.json").exists()

@@ -3,12 +3,21 @@
 Whole simulated games are fed moment by moment as the camera would read them, with the misreadings
 traced in rendered benchmark games done to them (a die read in another colour, a die hidden, a die read
 twice, a move not seen, a die missed in a roll); the game the interpreter refereed must be the true one.
+
+The injected errors are priced in the observation model they were traced under
+(``fixtures/observation_017e755.json``), not the shipped one: they come far more often than the shipped
+reader makes them (a die read in another colour every third move, where the reader measured reads only
+blue as black, 0.3 % of blue dice), and which of two near explanations wins depends on the model's
+numbers. Under the shipped model of December 2026 four of these situations decide otherwise
+(``docs/interpreter.md``); the shipped model and reader are exercised together on rendered games
+(``tests/vision/test_pipeline.py``, the benchmark).
 """
 
 import itertools
 import random
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +29,7 @@ from referee.lasvegas.events import BanknotesDealt
 from referee.lasvegas.simulate import Dealer, default_players, table_moments, virtual_deal
 from referee.readings import DieReading, TableSnapshot
 
-MODEL = ObservationModel.default()
+MODEL = ObservationModel.load(Path(__file__).parent / "fixtures" / "observation_017e755.json")
 
 
 def watch(rules_name, players, seed, corrupt=None, pick_up=True):
@@ -506,12 +515,13 @@ def test_a_phantom_read_on_with_another_face_is_the_same_lasting_error():
 
 
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):
-    assert MODEL.source.get("measured") is True
+    shipped = ObservationModel.default()
+    assert shipped.source.get("measured") is True
     path = tmp_path / "model.json"
     import json
 
-    path.write_text(json.dumps(MODEL.to_json()))
-    assert ObservationModel.load(path).to_json() == MODEL.to_json()
+    path.write_text(json.dumps(shipped.to_json()))
+    assert ObservationModel.load(path).to_json() == shipped.to_json()
     path.write_text("{}")
     with pytest.raises(ValueError, match="is not an observation model"):
         ObservationModel.load(path)

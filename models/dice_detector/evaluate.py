@@ -282,8 +282,8 @@ def evaluate_tables(detector: DiceDetector, games: int, tables: Sequence[str] | 
                     continue
                 frame = span.first + span.hand + span.still // 2
                 truth = game.truth(frame)
-                zones = [(len(zone), zone) for zone in (*snapshot.casinos, snapshot.tray)]
-                crowded = [n >= CROWD and zone is not snapshot.tray for n, zone in zones for _ in zone]
+                # the truth lists the casinos' dice, then the tray's (``RenderedGame.truth``)
+                crowded = [len(zone) >= CROWD for zone in snapshot.casinos for _ in zone] + [False] * len(snapshot.tray)
                 hits = {i for i, _ in match(truth.xyxy, detector(game.frame(frame)))}
                 for i, (colour, crowd) in enumerate(zip(truth.data["colour"], crowded, strict=True)):
                     keys = [str(colour)] + ["crowded"] * crowd + [f"crowded {colour}"] * (crowd and colour == "white")

@@ -84,11 +84,12 @@ BOX_COLOURS = ["red", "blue", "green", "black", "yellow", "white", "grey", "viol
 def crowded_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     """A still frame late in a rendered round: crowded casinos, white dice as a player's or the neutral ones.
 
-    The frames of ``game_frame`` never have a white player nor six players, and a moment drawn from the whole
-    round is mostly one of few dice; the referee loses rounds to white dice missed on crowded casinos
-    (models/observation.json: white dice missed 3 times as often as others, 12 % of the dice on a casino
-    of eight or more). Players: 2 to 6 of ``BOX_COLOURS``, white among them in half the games (the neutral
-    dice, white too, in half the others); the moment: one of the last third of the first round's moments with dice.
+    The frames of ``game_frame`` never have a white player nor six players, and a moment drawn from the
+    whole round is mostly one of few dice; the referee lost rounds to white dice missed on crowded casinos
+    (the detector fine-tuned without these frames missed white dice 3 times as often as others, and 12 %
+    of the dice on a casino of eight or more). Players: 2 to 6 of ``BOX_COLOURS``, white among them in half
+    the games (the neutral dice, white too, in half the others); the moment: one of the last third of the
+    first round's moments with dice.
     """
     from vision.synth.game import RenderedGame
 

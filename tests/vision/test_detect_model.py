@@ -5,10 +5,11 @@ inference code fails them); the issue's accuracy targets are measured on whole h
 ``python -m models.dice_detector.evaluate`` and reported, with where they are not met, in
 ``models/dice_detector/MODEL_CARD.md``. Measured with the shipped weights: the real fixtures 28 of 38
 dice read right, 34 found, 2 boxes extra (the detector before the crowded-casino fine-tune of December
-2026: 32, 35 and none; on the whole val split 81.7 % read right against 82.2 %, see the model card); the three rendered tables 49 of 81 (far views where a die is 14-20
-px, see the model card), colour 100 %, Biggy 98 % of the dice found (52 of 53: from the die reader's
-size of each die against its neighbours' and a normal die's size fitted over the picture; the camera
-pipeline judges the same sizes in table millimetres), sizes 3 % off the truth (median).
+2026: 32, 35 and none; on the whole val split 81.7 % read right against 82.2 %, see the model card);
+the three rendered tables 49 of 81 (far views where a die is 14-20 px, see the model card), colour
+100 %, Biggy 98 % of the dice found (52 of 53: from the die reader's size of each die against its
+neighbours' and a normal die's size fitted over the picture; the camera pipeline judges the same sizes
+in table millimetres), sizes 3 % off the truth (median).
 """
 
 import json

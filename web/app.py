@@ -138,6 +138,25 @@ class Hub:
         return table_reader(Path(self.app.config["MODELS"] or MODELS))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A spreadsheet reads a cell starting with one of these as a formula (CSV injection)."""
+
+
+def csv_cell(value: object) -> object:
+    """A CSV cell a spreadsheet shows as text: text that starts like a formula gets a leading quote.
+
+    Who made a correction is free text from the request (``who``), and a spreadsheet would run
+    ``=HYPERLINK(...)`` typed there. Numbers stay numbers.
+
+    Example:
+        >>> print(csv_cell('=HYPERLINK("http://evil.example","x")'))
+        '=HYPERLINK("http://evil.example","x")
+        >>> csv_cell("-3"), csv_cell(-3), csv_cell("Ann")
+        ("'-3", -3, 'Ann')
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Builds the application; ``config`` overrides :data:`DEFAULTS` (and Flask's own keys)."""
     app = Flask(__name__, instance_path=(config or {}).get("INSTANCE_PATH") or os.path.abspath("instance"))
@@ -286,9 +305,9 @@ def _register(app: Flask, hub: Hub) -> None:
         writer.writerow(["seq", "at", "kind", "who", "event", "player", "casino", "dice", "detail"])
         for r in hub.store.records(game_id):
             body = r.body
-            writer.writerow([r.seq, r.at, r.kind, r.who, body.get("event", ""), body.get("player", ""),
-                             body.get("casino", ""), body.get("dice", ""),
-                             body.get("reason", "") or json.dumps(body)])  # fmt: skip
+            writer.writerow([csv_cell(cell) for cell in (
+                r.seq, r.at, r.kind, r.who, body.get("event", ""), body.get("player", ""), body.get("casino", ""),
+                body.get("dice", ""), body.get("reason", "") or json.dumps(body))])  # fmt: skip
         return Response(out.getvalue(), mimetype="text/csv",
                         headers={"Content-Disposition": f"attachment; filename=game-{game_id}.csv"})  # fmt: skip
 

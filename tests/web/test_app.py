@@ -312,3 +312,15 @@ def test_a_new_game_tells_open_pages_to_reload(playing):
     while b"event: reload" not in rest:
         rest += next(events.response)
     events.close()
+
+
+def test_the_csv_export_shows_text_that_starts_like_a_formula_as_text(playing):
+    """Who made a correction is free text; a spreadsheet would run ``=HYPERLINK(...)`` typed there."""
+    app, client, game = playing
+    run(app, 60)
+    formula = '=HYPERLINK("http://evil.example","x")'
+    assert post(client, "/api/undo", {"who": formula}).status_code == 200
+    rows = list(csv.reader(io.StringIO(client.get(f"/games/{game['id']}/export.csv").data.decode())))
+    whos = [row[3] for row in rows[1:]]
+    assert "'" + formula in whos
+    assert not [cell for row in rows for cell in row if cell[:1] in ("=", "+", "-", "@")]

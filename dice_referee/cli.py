@@ -153,18 +153,38 @@ def run_play(args: argparse.Namespace) -> int:
 _IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff"}
 
 
+def _port(text: str) -> int:
+    """A TCP port from the command line (1-65535), or an argparse error."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: ports are 1 to 65535")
+    return port
+
+
 def _image_paths(paths: Sequence[str]) -> list[str]:
-    """Files as given, and the images inside folders (sorted), in order."""
+    """Files as given, and the images inside folders (sorted), in order; a folder without images as itself."""
     import os
 
     found = []
     for path in paths:
         if os.path.isdir(path):
             names = sorted(n for n in os.listdir(path) if os.path.splitext(n)[1].lower() in _IMAGE_SUFFIXES)
-            found += [os.path.join(path, name) for name in names]
+            found += [os.path.join(path, name) for name in names] or [path]
         else:
             found.append(path)
     return found
+
+
+def _unreadable(path: str) -> str:
+    """Why ``path`` could not be read as an image."""
+    import os
+
+    if os.path.isdir(path):
+        return f"a folder with no images in it (looked for {', '.join(sorted(_IMAGE_SUFFIXES))})"
+    return "no such file" if not os.path.exists(path) else "not an image, or a corrupt one"
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -193,8 +213,7 @@ def run_detect(args: argparse.Namespace) -> int:
     for path in _image_paths(args.paths):
         image = cv2.imread(path, cv2.IMREAD_COLOR) if os.path.isfile(path) else None
         if image is None:
-            reason = "no such file" if not os.path.exists(path) else "not an image, or a corrupt one"
-            result: dict[str, Any] = {"image": path, "error": f"cannot read {path}: {reason}"}
+            result: dict[str, Any] = {"image": path, "error": f"cannot read {path}: {_unreadable(path)}"}
             status = 1
         else:
             started = time.perf_counter()
@@ -619,7 +638,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="camera index, video, image folder, stream URL, or 'builtin' (default: the built-in rendered game)",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=_port, default=8000, help="port, 1-65535 (default 8000)")
     serve.add_argument("--lan", action="store_true", help="allow serving beyond this machine (needs a token)")
     serve.add_argument("--token", help="access token for --lan (default: a random one, printed)")
     serve.add_argument("--database", help="SQLAlchemy database URL (default: SQLite in ./instance)")

@@ -217,3 +217,17 @@ def test_a_watched_record_is_rewritten_whole_when_a_roll_is_read_again(tmp_path)
         assert handle.writable()
     assert read_record(record.read_text().splitlines()).history == state.history
     assert not (tmp_path / "game.jsonl.tmp").exists()
+
+
+def test_detect_on_a_folder_without_images_says_so(tmp_path):
+    (tmp_path / "notes.txt").write_text("no image here")
+    out = cli("detect", "--json", str(tmp_path))
+    assert out.returncode == 1, out.stderr
+    line = json.loads(out.stdout)
+    assert line["image"] == str(tmp_path) and "a folder with no images in it" in line["error"]
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_serve_refuses_a_port_that_is_not_one(port):
+    out = cli("serve", "--port", port)
+    assert out.returncode == 2 and "--port" in out.stderr and "Traceback" not in out.stderr

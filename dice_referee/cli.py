@@ -419,7 +419,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from vision.detect import ModelError
     from vision.zones import CalibrationError
 
-    loopback = args.host in ("localhost", "") or _is_loopback(args.host, ipaddress)
+    loopback = args.host == "localhost" or _is_loopback(args.host, ipaddress)  # "" binds every interface
     if not loopback and not args.lan:
         print(f"dice-referee serve: {args.host} is reachable from other machines; add --lan to serve there "
               "(an access token is then required)", file=sys.stderr)  # fmt: skip

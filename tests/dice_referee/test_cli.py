@@ -231,3 +231,10 @@ def test_detect_on_a_folder_without_images_says_so(tmp_path):
 def test_serve_refuses_a_port_that_is_not_one(port):
     out = cli("serve", "--port", port)
     assert out.returncode == 2 and "--port" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("host", ["", "0.0.0.0", "::"])
+def test_serve_on_every_interface_needs_lan(host):
+    """An empty --host binds every interface, as 0.0.0.0 does: not this machine only."""
+    out = cli("serve", "--host", host)
+    assert out.returncode == 2 and "add --lan" in out.stderr and "Traceback" not in out.stderr

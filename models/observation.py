@@ -335,9 +335,10 @@ def main() -> None:
                          sum(one["readings"] for one in sources), weights[0])  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
-    counts, readings = measure(args.seeds, args.rounds, detector=table_reader(args.models) if args.models else None)
+    models = args.models or MODELS
+    counts, readings = measure(args.seeds, args.rounds, detector=table_reader(models))
     seeds = [1000 * k + s for k in range(len(TABLES)) for s in args.seeds]
-    source = _source(counts, seeds, args.rounds, readings, weights_digest(args.models or MODELS))
+    source = _source(counts, seeds, args.rounds, readings, weights_digest(models))
     model = counts.model(source)
     args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))

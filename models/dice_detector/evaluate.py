@@ -345,9 +345,10 @@ def main() -> None:
     args = parser.parse_args()
     options = {"confidence": args.confidence, "core": args.core, "rotations": args.turns, "sure": args.sure,
                "colour_sure": args.colour_sure}  # fmt: skip
-    detector = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
-                            **{k: v for k, v in options.items() if v is not None})  # fmt: skip
-    if args.detector or any(v is not None for v in options.values()):
+    chosen = {k: v for k, v in options.items() if v is not None}
+    folders = (args.detector or args.models / "dice_detector", args.models / "die_reader")
+    detector = DiceDetector(*folders, **chosen)
+    if args.detector or chosen:
         args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():
@@ -357,9 +358,7 @@ def main() -> None:
     if args.games:
         results["builtin_games"] = evaluate_games(detector, args.games).summary()
     if args.tables:
-        chosen = {k: v for k, v in options.items() if v is not None}
-        at_table = DiceDetector(args.detector or args.models / "dice_detector", args.models / "die_reader",
-                                **{"confidence": TABLE_CONFIDENCE, **chosen})  # fmt: skip
+        at_table = DiceDetector(*folders, **{"confidence": TABLE_CONFIDENCE, **chosen})
         results["tables_found"] = evaluate_tables(at_table, args.tables)
     if args.speed:
         results["speed_1280x720"] = measure_speed(detector, args.speed)

@@ -35,6 +35,8 @@ ROOT = HERE.parents[1]
 REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
 OUT = ROOT / "datasets" / "dice_detector"
 LONG_SIDE = 832  # synthetic frames are stored at twice the detector's input size
+FRAME_SIZES = [(1280, 720), (1920, 1080), (960, 540), (1024, 768)]
+"""The camera resolutions rendered games are filmed at (``game_frame``, ``crowded_frame``)."""
 
 
 def _yolo_line(box: tuple[float, float, float, float], width: int, height: int, cls: int = 0) -> str:
@@ -70,7 +72,7 @@ def game_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     colours = ["red", "blue", "green", "black", "yellow", "grey", "violet", "orange"]
     players = [str(c) for c in rng.choice(colours, int(rng.integers(2, 6)), replace=False)]
     rules = str(rng.choice(["las-vegas", "las-vegas+biggy", "las-vegas+neutral", "las-vegas+neutral+biggy"]))
-    size = [(1280, 720), (1920, 1080), (960, 540), (1024, 768)][int(rng.integers(4))]
+    size = FRAME_SIZES[int(rng.integers(len(FRAME_SIZES)))]
     game = RenderedGame(seed, players, rules, size=size, tilt_deg=float(rng.uniform(0, 45)))
     busy = [span for span in game.spans if span.moment.snapshot.all_dice()]
     span = busy[int(rng.integers(len(busy)))] if busy else game.spans[0]
@@ -102,7 +104,7 @@ def crowded_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     players = [players[i] for i in rng.permutation(count)]
     variants = ["", "+biggy"] if white else ["", "+biggy", "+neutral", "+neutral+biggy"]  # white or neutral
     rules = "las-vegas" + "+six-players" * (count == 6) + str(rng.choice(variants))
-    size = [(1280, 720), (1920, 1080), (960, 540), (1024, 768)][int(rng.integers(4))]
+    size = FRAME_SIZES[int(rng.integers(len(FRAME_SIZES)))]
     game = RenderedGame(seed, players, rules, size=size, tilt_deg=float(rng.uniform(0, 45)), rounds=1)
     busy = [span for span in game.spans if span.moment.snapshot.all_dice()] or game.spans[:1]
     span = busy[len(busy) * 2 // 3 + int(rng.integers(len(busy) - len(busy) * 2 // 3))]

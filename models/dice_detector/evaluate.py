@@ -24,15 +24,20 @@ import os
 import platform
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from vision.detect import TABLE_CONFIDENCE, DiceDetector
 from vision.detections import Detections
+
+if TYPE_CHECKING:
+    from referee.readings import TableSnapshot
+    from vision.synth.game import RenderedGame
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -231,6 +236,13 @@ def evaluate_synthetic(detector: DiceDetector, count: int) -> Tally:
 GAME_SEED = 9_200_000  # far from the training games (make_dataset --game-frames: 1_700_000 + i)
 
 
+def frames_at_rest(game: RenderedGame) -> Iterator[tuple[int, TableSnapshot]]:
+    """One frame at rest (mid-stillness) of each moment of ``game`` with dice, and the table it shows."""
+    for span in game.spans:
+        if span.still and span.moment.snapshot.all_dice():
+            yield span.first + span.hand + span.still // 2, span.moment.snapshot
+
+
 def evaluate_games(detector: DiceDetector, count: int) -> Tally:
     """Frames at rest of rendered games on the play mat (one per moment with dice, first round)."""
     from vision.synth.game import RenderedGame
@@ -241,12 +253,10 @@ def evaluate_games(detector: DiceDetector, count: int) -> Tally:
     for index in range(count):
         game = RenderedGame(GAME_SEED + index, players[index % 4], rules[index % 4], size=(1280, 720), fps=5,
                             rounds=1)  # fmt: skip
-        for span in game.spans:
-            if span.still and span.moment.snapshot.all_dice():
-                frame = span.first + span.hand + span.still // 2
-                truth = game.truth(frame)
-                score_image(tally, truth.xyxy, [int(p) for p in truth.data["pips"]], detector(game.frame(frame)),
-                            [str(c) for c in truth.data["colour"]], [bool(b) for b in truth.data["biggy"]])  # fmt: skip
+        for frame, _ in frames_at_rest(game):
+            truth = game.truth(frame)
+            score_image(tally, truth.xyxy, [int(p) for p in truth.data["pips"]], detector(game.frame(frame)),
+                        [str(c) for c in truth.data["colour"]], [bool(b) for b in truth.data["biggy"]])  # fmt: skip
     return tally
 
 
@@ -276,11 +286,7 @@ def evaluate_tables(detector: DiceDetector, games: int, tables: Sequence[str] | 
                 continue
             game = RenderedGame(TABLE_SEED + 1000 * table + index, players, rules, size=(1280, 720), fps=5,
                                 rounds=1)  # fmt: skip
-            for span in game.spans:
-                snapshot = span.moment.snapshot
-                if not (span.still and snapshot.all_dice()):
-                    continue
-                frame = span.first + span.hand + span.still // 2
+            for frame, snapshot in frames_at_rest(game):
                 truth = game.truth(frame)
                 # the truth lists the casinos' dice, then the tray's (``RenderedGame.truth``)
                 crowded = [len(zone) >= CROWD for zone in snapshot.casinos for _ in zone] + [False] * len(snapshot.tray)

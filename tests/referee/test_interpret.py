@@ -17,7 +17,6 @@ import itertools
 import random
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -28,8 +27,9 @@ from referee.lasvegas.camera import LasVegasCamera, canonical_history
 from referee.lasvegas.events import BanknotesDealt
 from referee.lasvegas.simulate import Dealer, default_players, table_moments, virtual_deal
 from referee.readings import DieReading, TableSnapshot
+from tests.referee.fixtures import TRACED_MODEL
 
-MODEL = ObservationModel.load(Path(__file__).parent / "fixtures" / "observation_017e755.json")
+MODEL = TRACED_MODEL
 
 
 def watch(rules_name, players, seed, corrupt=None, pick_up=True):

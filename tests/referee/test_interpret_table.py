@@ -14,20 +14,20 @@ shipped model is exercised on whole rendered games (``test_interpret.py``) and b
 
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
-from referee.interpret import Interpreter, ObservationModel
+from referee.interpret import Interpreter
 from referee.lasvegas.camera import LasVegasCamera, canonical_history
 from referee.lasvegas.simulate import Dealer, default_players, seeded_deal, table_moments, virtual_deal
 from referee.readings import DieReading, TableSnapshot
+from tests.referee.fixtures import TRACED_MODEL
 
 RED, BLUE = Colour.RED, Colour.BLUE
 EMPTY = ((),) * 6
 DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
-MODEL = ObservationModel.load(Path(__file__).parent / "fixtures" / "observation_017e755.json")
+MODEL = TRACED_MODEL
 LOOKS = 3
 
 

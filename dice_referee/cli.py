@@ -29,6 +29,7 @@ def _emit(obj: Any, out: TextIO) -> None:
 
 def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Settles each JSON line of stdin; a bad line gets ``{"error": ...}`` and the exit status 1."""
+    from referee import safejson
     from referee.errors import RefereeError
     from referee.lasvegas.jsonio import settle_json
 
@@ -39,9 +40,7 @@ def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Te
         if not line.strip():
             continue
         try:
-            result = settle_json(json.loads(line))
-        except json.JSONDecodeError as error:
-            result, status = {"error": f"line {number}: not JSON: {error.msg} at column {error.colno}"}, 1
+            result = settle_json(safejson.loads(line))
         except RefereeError as error:
             result, status = {"error": f"line {number}: {error}"}, 1
         except (TypeError, ValueError, RecursionError) as error:  # malformed beyond what the parser names
@@ -85,11 +84,10 @@ def run_replay(args: argparse.Namespace) -> int:
     """Replays a game record and prints the final state (or every state with --steps)."""
     from referee.errors import RefereeError
     from referee.game import game_of
-    from referee.record import read_record
+    from referee.record import read_record_file
 
     try:
-        with open(args.record, encoding="utf-8") as handle:
-            state = read_record(handle)
+        state = read_record_file(args.record)
     except OSError as error:
         print(f"dice-referee replay: cannot read {args.record}: {error.strerror}", file=sys.stderr)
         return 2
@@ -415,36 +413,61 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from werkzeug.serving import make_server
 
-    from vision.capture import CaptureError
-    from vision.detect import ModelError
-    from vision.zones import CalibrationError
-
     loopback = args.host == "localhost" or _is_loopback(args.host, ipaddress)  # "" binds every interface
     if not loopback and not args.lan:
         print(f"dice-referee serve: {args.host} is reachable from other machines; add --lan to serve there "
               "(an access token is then required)", file=sys.stderr)  # fmt: skip
         return 2
     token = args.token or (secrets.token_urlsafe(16) if args.lan else None)
+    allowed = [*(args.allow_host or []), *(_lan_names(args.host) if args.lan else [])]
     config = {"SOURCE": args.source, "READER": args.reader, "MODELS": args.models, "CALIBRATION": args.calibration,
-              "DATABASE_URL": args.database, "TOKEN": token}  # fmt: skip
+              "DATABASE_URL": args.database, "NEW_DATABASE": args.new_database, "TOKEN": token,
+              "ALLOWED_HOSTS": allowed}  # fmt: skip
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    try:
-        from web.app import create_app, start_demo_game
+    from web.app import create_app, start_demo_game
+    from web.service import StartError
+    from web.store import StoreError
 
+    try:
         app = create_app(config)
         if args.source == "builtin":
             start_demo_game(app)
-    except (CaptureError, CalibrationError, ModelError) as error:
+    except (StoreError, StartError) as error:
         print(f"dice-referee serve: {error}", file=sys.stderr)
         return 2
-    server = make_server(args.host, args.port, app, threaded=True)
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as error:
+        print(f"dice-referee serve: cannot listen on {args.host or '*'}:{args.port}: {error.strerror}", file=sys.stderr)
+        return 2
     query = f"/?token={token}" if token else "/"
-    print(f"dice-referee: the referee's page is at http://{args.host}:{args.port}{query} (Ctrl+C to stop)", flush=True)
+    shown = args.host if args.host not in ("", "0.0.0.0", "::") else (allowed[0] if allowed else "localhost")
+    print(f"dice-referee: the referee's page is at http://{shown}:{args.port}{query} (Ctrl+C to stop)", flush=True)
     try:
         server.serve_forever()
     finally:
         server.server_close()
     return 0
+
+
+def _lan_names(host: str) -> list[str]:
+    """The names and addresses other machines may use for this one (the Host header they send)."""
+    import socket
+
+    names = {host} if host not in ("", "0.0.0.0", "::") else set()
+    try:
+        hostname = socket.gethostname()
+        names |= {hostname, socket.getfqdn(), *socket.gethostbyname_ex(hostname)[2]}
+    except OSError:
+        pass
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the outgoing interface
+        names.add(probe.getsockname()[0])
+        probe.close()
+    except OSError:
+        pass
+    return sorted(n for n in names if n)
 
 
 def _is_loopback(host: str, ipaddress: Any) -> bool:
@@ -642,6 +665,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--lan", action="store_true", help="allow serving beyond this machine (needs a token)")
     serve.add_argument("--token", help="access token for --lan (default: a random one, printed)")
     serve.add_argument("--database", help="SQLAlchemy database URL (default: SQLite in ./instance)")
+    serve.add_argument(
+        "--new-database",
+        action="store_true",
+        help="make the database if its file is missing or empty (the default one is made at once)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="another name this server answers to, e.g. referee.local (repeatable)",
+    )
     _add_camera_arguments(serve)
 
     _command(sub, "rules", run_rules, "list games and variants", "Lists games and variants.")

@@ -17,14 +17,22 @@ with the line number.
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from referee import safejson
 from referee.errors import IllegalEventError, NotationError, RefereeError
 from referee.game import Game, find_game, game_of
 
-__all__ = ["FORMAT_VERSION", "read_record", "record_lines"]
+__all__ = ["FORMAT_VERSION", "MAX_LINE_BYTES", "MAX_RECORD_BYTES", "read_record", "read_record_file", "record_lines"]
+
+MAX_LINE_BYTES = 1 << 20
+"""A record's longest line (an event is about 100 bytes; a header a few hundred)."""
+MAX_RECORD_BYTES = 64 << 20
+"""A record's largest size (a long game is some 50 kB)."""
 
 FORMAT_VERSION = 1
 
@@ -52,9 +60,9 @@ def read_record(lines: Iterable[str]) -> Any:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise NotationError(f"line {number}: not JSON ({error.msg})") from None
+            obj = safejson.loads(line)
+        except NotationError as error:
+            raise NotationError(f"line {number}: {error}") from None
         if game is None:
             try:
                 game, state = _header(obj)
@@ -73,6 +81,37 @@ def read_record(lines: Iterable[str]) -> Any:
     if game is None:
         raise NotationError("empty game record: the first line must be the header")
     return state
+
+
+def read_record_file(path: str | os.PathLike[str]) -> Any:
+    """Replays the game record in file ``path``, reading at most :data:`MAX_RECORD_BYTES`.
+
+    Lines are read with a bound (``/dev/zero`` is refused, not swallowed), decoded as UTF-8 one by one.
+
+    Raises:
+        OSError: the file cannot be opened or read.
+        NotationError: too large, a line too long, not UTF-8, or malformed (the message gives the line).
+        IllegalEventError: for an event the rules forbid.
+    """
+    return read_record(_bounded_lines(path))
+
+
+def _bounded_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    total = 0
+    with open(path, "rb") as handle:
+        for number in itertools.count(1):
+            line = handle.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                return
+            total += len(line)
+            if len(line) > MAX_LINE_BYTES:
+                raise NotationError(f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB: not a game record")
+            if total > MAX_RECORD_BYTES:
+                raise NotationError(f"larger than {MAX_RECORD_BYTES >> 20} MiB: not a game record")
+            try:
+                yield safejson.decode_utf8(line)
+            except NotationError as error:
+                raise NotationError(f"line {number}: {error}") from None
 
 
 def _header(obj: Any) -> tuple[Game, Any]:

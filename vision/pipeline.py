@@ -202,7 +202,14 @@ class TablePipeline:
         return ~near | (confidence >= self.mark_confidence)
 
     def process(self, frame: Frame) -> Report:
-        """Runs one frame through the pipeline."""
+        """Runs one frame through the pipeline: :meth:`see`, then :meth:`judge`."""
+        return self.judge(self.see(frame))
+
+    def see(self, frame: Frame) -> Report:
+        """Reads one frame (calibration, the model, zones, owners, Biggys, the tracker); decides nothing.
+
+        The report's ``snapshot`` is set when the table has settled; :meth:`judge` then interprets it.
+        """
         image = frame.image
         moving = self.motion(image)
         self._calibrate(image, frame.index, moving)
@@ -233,10 +240,13 @@ class TablePipeline:
         sightings = [Sighting(float(x), float(y), int(z), o, bool(b), int(v), float(c), float(m))
                      for x, y, z, o, b, v, c, m in columns]  # fmt: skip
         sightings = [sightings[i] for i in _apart(table, confidence, self.min_gap_mm)]
-        snapshot = self.tracker.update(frame.index, frame.timestamp_s, sightings, motion=moving)
-        if snapshot is not None:
-            report.snapshot = snapshot
-            report.verdicts = self.observer.observe(snapshot)
+        report.snapshot = self.tracker.update(frame.index, frame.timestamp_s, sightings, motion=moving)
+        return report
+
+    def judge(self, report: Report) -> Report:
+        """Interprets a settled table :meth:`see` read (the game's verdicts); returns the report completed."""
+        if report.snapshot is not None:
+            report.verdicts = self.observer.observe(report.snapshot)
             report.state = self.observer.state
         return report
 

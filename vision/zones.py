@@ -15,11 +15,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee import safejson
+from referee.errors import NotationError
+
 __all__ = [
     "ROLLING_AREA",
     "Calibration",
     "CalibrationError",
     "calibrate_corners",
+    "check_calibration",
     "default_zones",
     "homography_from_corners",
     "load_calibration",
@@ -168,6 +172,51 @@ class Calibration:
         return cls(homography, casinos, tray, width, height, colours, marks)
 
 
+MAX_FILE_BYTES = 1 << 20
+"""A calibration file is a few kilobytes."""
+
+FRAME_MARGIN = 0.05
+"""How far (a share of the frame's size) a zone may reach beyond the picture's edge."""
+
+
+def check_calibration(calibration: Calibration, frame_size: tuple[int, int] | None = None) -> None:
+    """Checks a calibration before it is saved or used: it maps the table to the picture and back.
+
+    The homography must be finite and invertible with a round trip that returns each zone's corners
+    (a near-singular matrix does not), and, given the camera's frame size (width, height), every casino
+    and the rolling area must land inside the picture.
+
+    Raises:
+        CalibrationError: naming what is wrong.
+    """
+    homography = calibration.homography
+    if homography.shape != (3, 3) or not np.isfinite(homography).all():
+        raise CalibrationError("the calibration's homography is not a finite 3x3 matrix: mark the corners again")
+    zones = [*((f"casino {k}", v) for k, v in sorted(calibration.casinos.items())),
+             ("the rolling area", calibration.rolling_area)]  # fmt: skip
+    for name, polygon in zones:
+        if not np.isfinite(polygon).all():
+            raise CalibrationError(f"{name} has a coordinate that is not a finite number")
+    try:
+        inverse = np.linalg.inv(homography)
+    except np.linalg.LinAlgError:
+        raise CalibrationError("the calibration's homography cannot be inverted: mark the corners again") from None
+    size = max(calibration.width_mm, calibration.height_mm)
+    for name, polygon in zones:
+        with np.errstate(all="ignore"):
+            pixels = cv2.perspectiveTransform(polygon.reshape(-1, 1, 2).astype(np.float64), inverse).reshape(-1, 2)
+            back = calibration.to_table(pixels) if np.isfinite(pixels).all() else pixels
+        if not np.isfinite(back).all() or np.abs(back - polygon).max() > 1e-3 * size:
+            raise CalibrationError(f"{name} does not map to the picture and back (the corners are degenerate): "
+                                   "mark them again")  # fmt: skip
+        if frame_size is not None:
+            width, height = frame_size
+            low, high = -FRAME_MARGIN * np.array([width, height]), (1 + FRAME_MARGIN) * np.array([width, height])
+            if (pixels < low).any() or (pixels > high).any():
+                raise CalibrationError(f"{name} lands outside the camera's {width}x{height} picture: mark the "
+                                       "play area's corners on the picture")  # fmt: skip
+
+
 def save_calibration(calibration: Calibration, path: str | os.PathLike[str]) -> None:
     """Writes the calibration file (atomically: a crash never leaves half a file)."""
     target = os.fspath(path)
@@ -185,10 +234,18 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         CalibrationError: for a missing, unreadable or malformed file.
     """
     try:
-        with open(path, encoding="utf-8") as handle:
-            obj = json.load(handle)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise CalibrationError(f"no calibration file at {path}") from None
-    except (OSError, json.JSONDecodeError) as error:
+    except OSError as error:
+        raise CalibrationError(f"cannot read calibration {path}: {error.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CalibrationError(f"{path} is larger than {MAX_FILE_BYTES >> 10} kB: not a calibration file")
+    try:
+        obj = safejson.loads(data)
+    except NotationError as error:
         raise CalibrationError(f"cannot read calibration {path}: {error}") from None
-    return Calibration.from_json(obj)
+    calibration = Calibration.from_json(obj)
+    check_calibration(calibration)
+    return calibration

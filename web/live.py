@@ -105,6 +105,9 @@ class LiveReferee:
         self.fps = fps
         self.on_frame = on_frame
         self._lock = threading.Lock()
+        """Taken to decide and store verdicts, and by corrections."""
+        self._reading = threading.Lock()
+        """Taken while the model reads a frame, and to learn colours from a reading."""
         self._jpeg: bytes | None = None
         self._jpeg_index = -1
         self._new_frame = threading.Condition()
@@ -114,6 +117,8 @@ class LiveReferee:
         self.status = "starting"
         self.notice = ""
         self.frames_read = 0
+        self.errors = 0
+        """Frames that could not be refereed (reported on the page; the referee went on)."""
         self.processing_ms = 0.0
         """Time the pipeline takes per frame (moving average): what the machine could keep up with."""
         self.interval_s = 0.0
@@ -121,6 +126,9 @@ class LiveReferee:
         the source's rate while the producer keeps up: an average of rates would overstate it)."""
         self._last_step_s: float | None = None
         self.alerts: list[dict[str, Any]] = []
+        self._since_alert = 0
+        """Verdicts other than alerts since the last alert (the same alert again, with none between, is not
+        stored or said again)."""
         info = store.game(game_id)
         if info is None:
             raise KeyError(f"no game {game_id}")
@@ -151,21 +159,35 @@ class LiveReferee:
         started = time.monotonic()
         try:
             self._frames = iter(self.source.frames())
-            self.status = "running"
+            self.set_status("running")
             while not self._stop.is_set():
-                if not self.step():
-                    self.status = "ended"
-                    break
+                try:
+                    if not self.step():
+                        self.set_status("ended")
+                        break
+                except CaptureError:
+                    raise
+                except Exception as error:  # a bad frame, reading or calibration: say so and go on
+                    log.exception("frame %d could not be refereed", self.frames_read)
+                    self.errors += 1
+                    self.frames_read += 1
+                    self.set_status(f"running; frame {self.frames_read} could not be refereed "
+                                    f"({type(error).__name__}: {str(error)[:120]}); going on")  # fmt: skip
                 if self.realtime:
                     due = started + self.frames_read / self.fps
                     time.sleep(max(0.0, due - time.monotonic()))
         except CaptureError as error:
-            self.status = f"camera error: {error}"
+            self.set_status(f"camera error: {error}")
             log.error("%s", error)
-        except Exception:  # the producer must report, not vanish
+        except Exception:  # the source itself failed: report, not vanish
             log.exception("the live referee stopped")
-            self.status = "stopped by an internal error (see the server log)"
-        self.broker.publish({"type": "status", "status": self.status})
+            self.set_status("stopped by an internal error (see the server log)")
+
+    def set_status(self, status: str) -> None:
+        """What the page shows of the referee and its camera (published at once)."""
+        if status != self.status:
+            self.status = status
+            self.broker.publish({"type": "status", "status": status})
 
     def begin(self) -> None:
         """Opens the source for :meth:`step` without a thread (tests, benchmarks)."""
@@ -173,15 +195,23 @@ class LiveReferee:
         self.status = "running"
 
     def step(self) -> bool:
-        """Processes the next frame; False when the source has ended."""
+        """Processes the next frame; False when the source has ended.
+
+        The model reads the frame under the reading lock only; the verdicts are decided and stored under
+        the lock that corrections take, so a correction never waits for the model.
+        """
         frame = next(self._frames, None)
         if frame is None:
             return False
         if self.on_frame is not None:
             self.on_frame(frame.index)
+        if self.status.startswith(("running;", "camera ")):
+            self.set_status("running")  # frames again, and refereed
         started = time.perf_counter()
+        with self._reading:
+            report = self.pipeline.see(frame)
         with self._lock:
-            report = self.pipeline.process(frame)
+            self.pipeline.judge(report)
             self.last_report = report
             if len(report.detections):
                 self.last_read = report
@@ -202,6 +232,8 @@ class LiveReferee:
     def _record(self, verdict: Verdict) -> None:
         """Stores a verdict (committed), then publishes it."""
         who = "camera"
+        if verdict.kind != "alert" and verdict.kind != "uncertain":
+            self._since_alert += 1
         if verdict.kind == "event" and verdict.event is not None and verdict.before is not None:
             if verdict.replaces is not None:  # a history read again: cancel what it replaces, then record anew
                 for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
@@ -217,9 +249,12 @@ class LiveReferee:
         elif verdict.kind == "cleared":
             message = {"type": "event", "text": str(verdict)}
         else:
+            if self.alerts and self.alerts[-1]["text"] == verdict.reason and self._since_alert == 0:
+                return  # the same table, said again: asked once, not every second
             self.store.append(self.game_id, verdict.kind, who, {"reason": verdict.reason})
             message = {"type": verdict.kind, "text": verdict.reason}
             self.alerts = [*self.alerts[-19:], message]
+            self._since_alert = 0
         message["time_s"] = round(verdict.timestamp_s, 2)
         self.broker.publish(message)
 
@@ -264,8 +299,9 @@ class LiveReferee:
             if not events:
                 raise RefereeError("nothing to undo: the game has no event yet")
             record, _ = events[-1]
+            state = self.store.states(self.game_id, undo=record.seq)[-1]  # raises before anything is stored
             self.store.append(self.game_id, "undo", who, {"seq": record.seq})
-            self.observer.reset(self.store.state(self.game_id))
+            self.observer.reset(state)
         text = f"{who} undid: {record.body.get('event')}"
         self.broker.publish({"type": "event", "text": text})
         self.broker.publish({"type": "state", "state": self.state_json()})
@@ -277,12 +313,21 @@ class LiveReferee:
         Raises:
             ValueError: no dice seen in the rolling area, or a colour not in this game.
         """
-        with self._lock:
+        with self._reading:
             if self.last_read is None:
                 raise ValueError("no dice seen yet: put the dice in the rolling area, in view of the camera")
             return self.pipeline.learn_colour(name, self.last_read)
 
     # --- what the page shows -----------------------------------------------------------------------
+
+    def frames_per_second(self, now: float | None = None) -> float:
+        """Frames refereed a second; 0 once no frame has come for 2 s or 5 intervals (a dead stream)."""
+        if not self.interval_s or self._last_step_s is None:
+            return 0.0
+        idle = (time.perf_counter() if now is None else now) - self._last_step_s
+        if idle > max(2.0, 5 * self.interval_s):
+            return 0.0
+        return round(1 / self.interval_s, 1)
 
     def state_json(self) -> dict[str, Any]:
         """Everything the live page shows, as JSON (``/api/state``)."""
@@ -291,7 +336,8 @@ class LiveReferee:
             "game_id": self.game_id,
             "status": self.status,
             "frames": self.frames_read,
-            "fps": round(1 / self.interval_s, 1) if self.interval_s else 0.0,
+            "fps": self.frames_per_second(),
+            "errors": self.errors,
             "processing_ms": round(self.processing_ms, 1),
             "calibrated": self.pipeline.calibration is not None,
             "awaiting_clear": self.observer.awaiting_clear,

@@ -8,6 +8,13 @@ configuration. Nothing is ever overwritten: a correction is a new record (``undo
 event; a manual ``event`` adds one), each with who made it and when, so killing the server mid-round
 loses nothing already shown and a restart replays the game to where it was.
 
+One writer: a :class:`Store` opened with ``writer=True`` holds an exclusive lock on the SQLite file
+(``<file>.lock``, released by the system when the process dies, even by ``kill -9``), so a second
+``serve`` on the same database refuses to start instead of interleaving its camera's events with the
+first one's. A database that cannot be read is a :class:`StoreError` with one line saying what to do;
+a game whose records no longer replay is a :class:`BrokenGameError` naming the record, and the other
+games stay readable.
+
 Records (``kind``): ``event`` (a referee event in the game-record JSON shape, by the camera or a
 person), ``undo`` (cancels the event with sequence number ``body["seq"]``), ``alert`` and
 ``uncertain`` (what the referee said, kept for the history).
@@ -17,18 +24,36 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, create_engine, event, func, select
-from sqlalchemy.engine import Engine
+from sqlalchemy import JSON, ForeignKey, Integer, String, create_engine, event, func, select, text
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from referee import Game, find_game
+from referee.errors import RefereeError
 
-__all__ = ["GameInfo", "Record", "Store"]
+__all__ = ["MAX_ID", "BrokenGameError", "GameInfo", "Record", "Store", "StoreError"]
+
+MAX_ID = (1 << 63) - 1
+"""The largest id an SQL integer holds (a larger one in a URL is simply not found)."""
+
+
+class StoreError(RuntimeError):
+    """The database cannot be used: damaged, not ours, missing, or written by another ``serve``."""
+
+
+class BrokenGameError(RefereeError):
+    """A stored game whose records no longer replay; the message names the record that fails."""
+
+    def __init__(self, game_id: int, message: str) -> None:
+        super().__init__(f"game {game_id} no longer replays: {message}")
+        self.game_id = game_id
 
 
 class _Base(DeclarativeBase):
@@ -76,7 +101,7 @@ class GameInfo:
     deal: str
     """``virtual`` (dealt from the seed and shown on screen) or ``manual`` (entered to match the table)."""
     status: str
-    """``playing``, ``over`` or ``abandoned``."""
+    """``playing``, ``over``, ``abandoned`` or ``broken`` (its records no longer replay)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready dict."""
@@ -113,18 +138,57 @@ def _sqlite_wal(engine: Engine) -> None:
 
 
 class Store:
-    """The database of games. Thread-safe: each call opens its own short session and commits."""
+    """The database of games. Thread-safe: each call opens its own short session and commits.
 
-    def __init__(self, url: str) -> None:
+    Args:
+        url: an SQLAlchemy URL (``sqlite:///path``).
+        create: a missing or empty (0-byte) SQLite file becomes a new database; otherwise it is refused.
+        writer: hold the database's writer lock (one ``serve`` per database).
+
+    Raises:
+        StoreError: a missing or empty file without ``create``, a damaged file or not a dice-referee
+            database, or one another process is writing.
+    """
+
+    def __init__(self, url: str, *, create: bool = True, writer: bool = False) -> None:
         options: dict[str, Any] = {}
-        if url.startswith("sqlite"):
+        sqlite = url.startswith("sqlite")
+        path = make_url(url).database if sqlite else None
+        self.path = path if path and path != ":memory:" else None
+        if self.path is not None:
+            _check_file(self.path, create)
+        self._lock = _WriterLock(self.path) if writer and self.path is not None else None
+        if sqlite:
             options["connect_args"] = {"check_same_thread": False, "timeout": 30}
         self.engine = create_engine(url, **options)
-        if url.startswith("sqlite"):
+        if sqlite:
             _sqlite_wal(self.engine)
-        _Base.metadata.create_all(self.engine)
+        try:
+            if self.path is not None:
+                with self.engine.connect() as connection:
+                    result = connection.execute(text("PRAGMA quick_check")).scalar()
+                if result != "ok":
+                    raise StoreError(_damaged(self.path, str(result)))
+            _Base.metadata.create_all(self.engine)
+            with self.engine.connect() as connection:  # our columns, not another program's tables
+                connection.execute(select(_Game).limit(1)).all()
+                connection.execute(select(_Record).limit(1)).all()
+        except SQLAlchemyError as error:
+            self.close()
+            raise StoreError(_damaged(self.path or url, str(error.orig or error).splitlines()[0])) from None
+        except StoreError:
+            self.close()
+            raise
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._games: dict[int, Game] = {}
+
+    def close(self) -> None:
+        """Closes the connections and lets another writer in."""
+        if getattr(self, "engine", None) is not None:
+            self.engine.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -204,13 +268,32 @@ class Store:
         game = self._game_of(game_id)
         return game.from_header(game.find_ruleset(info.ruleset), {"players": info.players, "neutral": info.neutral})
 
-    def states(self, game_id: int) -> list[Any]:
-        """The game's states, from the start to now, one per effective event (replayed, rules checked)."""
-        state = self.initial_state(game_id)
-        apply = self._game_of(game_id).apply
+    def states(self, game_id: int, undo: int | None = None) -> list[Any]:
+        """The game's states, from the start to now, one per effective event (replayed, rules checked).
+
+        ``undo``: the states as they would be with the event of that sequence number undone too (an undo
+        is checked before it is stored).
+
+        Raises:
+            KeyError: for an unknown game.
+            BrokenGameError: a record that does not replay (named with its sequence number and content).
+        """
+        info = self._known(game_id)
+        try:
+            state = self.initial_state(game_id)
+            game = self._game_of(game_id)
+        except RefereeError as error:
+            raise BrokenGameError(game_id, f"its setup ({info.ruleset}, {info.players}): {error}") from None
+        records = self.records(game_id)
+        undone = {r.body.get("seq") for r in records if r.kind == "undo"} | {undo}
         states = [state]
-        for _, event_ in self.events(game_id):
-            state = apply(state, event_)
+        for record in records:
+            if record.kind != "event" or record.seq in undone:
+                continue
+            try:
+                state = game.apply(state, game.event_from_json(record.body))
+            except (RefereeError, TypeError, KeyError) as error:
+                raise BrokenGameError(game_id, f"record {record.seq} {json.dumps(record.body)}: {error}") from None
             states.append(state)
         return states
 
@@ -234,6 +317,56 @@ class Store:
         if game is None:
             game = self._games[game_id] = find_game(self._known(game_id).ruleset)
         return game
+
+
+def _check_file(path: str, create: bool) -> None:
+    if create or (os.path.exists(path) and os.path.getsize(path) > 0):
+        return
+    what = "no database file" if not os.path.exists(path) else "the database file is empty (0 bytes)"
+    raise StoreError(f"{path}: {what}; to start a new database there, pass --new-database")
+
+
+def _damaged(where: str, detail: str) -> str:
+    return (f"{where} is not a readable dice-referee database ({detail[:120]}): move it away (keep a copy), "
+            "then start with --new-database, or pass --database with another file")  # fmt: skip
+
+
+class _WriterLock:
+    """An exclusive ``flock`` on ``<database>.lock``, holding the owner's process id."""
+
+    _held: ClassVar[dict[str, list[Any]]] = {}  # path -> [file, count]: one process may open its own database twice
+
+    def __init__(self, database: str) -> None:
+        import fcntl
+
+        self.path = os.path.abspath(database) + ".lock"
+        held = self._held.get(self.path)
+        if held is not None:
+            held[1] += 1
+            return
+        os.makedirs(os.path.dirname(self.path), exist_ok=True)
+        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the process's life
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            owner = handle.read().strip() or "unknown"
+            handle.close()
+            raise StoreError(f"{database} is being written by another dice-referee (process {owner}): stop it "
+                             "first, or pass --database with another file") from None  # fmt: skip
+        handle.truncate(0)
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self._held[self.path] = [handle, 1]
+
+    def release(self) -> None:
+        held = self._held.get(self.path)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] == 0:
+            held[0].close()  # closing the file releases the lock
+            del self._held[self.path]
 
 
 def _info(game: _Game) -> GameInfo:

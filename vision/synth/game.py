@@ -13,6 +13,7 @@ is drawn once and reused for its frames, so a game renders faster than it plays.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from statistics import NormalDist
 import cv2
 import numpy as np
 
-from referee import Colour, find_ruleset
+from referee import Colour, find_ruleset, game_of
 from referee.lasvegas.simulate import Moment, table_moments
 from referee.readings import DieReading
 from vision.capture import Frame
@@ -98,6 +99,8 @@ class RenderedGame:
             self.spans.append(Span(moment, first, hand, still))
             first += hand + still
         self.frame_count = first
+        self.start_frame = 0
+        """The first frame :meth:`frames` gives (:meth:`resume` moves it)."""
         self._last_index = 0
         rng = np.random.default_rng(seed)
         self._setup(rng, tilt_deg)
@@ -315,9 +318,30 @@ class RenderedGame:
         noise = cv2.LUT(random.reshape(image.shape), _NOISE_TABLE)
         return cv2.addWeighted(image, 1.0, noise, 1.0, -128.0)  # saturates at 0 and 255
 
+    def resume(self, history: Sequence[object]) -> bool:
+        """Starts :meth:`frames` where the game stood after ``history`` (a restored game's events), at rest.
+
+        Returns False (and changes nothing) when this game never reaches that history: the log was
+        corrected by hand or belongs to another game.
+        """
+        if not self.spans:
+            return False
+        final = self.spans[-1].moment.state
+        to_json = game_of(final).event_to_json
+
+        def seen(event: object) -> str:  # the camera reads a roll's dice in its own order
+            return json.dumps({k: sorted(v) if isinstance(v, list) else v for k, v in to_json(event).items()})
+
+        if [seen(e) for e in final.history[: len(history)]] != [seen(e) for e in history]:
+            return False
+        # The table as it stood after the last moment the log reached (a deal, unseen, adds no moment).
+        span = [s for s in self.spans if len(s.moment.state.history) <= len(history)][-1]
+        self.start_frame = span.first + span.hand
+        return True
+
     def frames(self) -> Iterator[Frame]:
-        """Every frame in order, timed at ``fps`` (the frame-source interface)."""
-        for index in range(self.frame_count):
+        """Every frame in order from :attr:`start_frame`, timed at ``fps`` (the frame-source interface)."""
+        for index in range(self.start_frame, self.frame_count):
             self._last_index = index
             yield Frame(index, index / self.fps, self.frame(index))
 

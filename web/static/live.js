@@ -121,6 +121,11 @@ source.addEventListener("alert", e => { const m = JSON.parse(e.data); alertBox(m
 source.addEventListener("uncertain", e => alertBox(JSON.parse(e.data)));
 source.addEventListener("reload", () => window.location.reload());
 source.addEventListener("status", e => { document.getElementById("status").textContent = JSON.parse(e.data).status; });
+source.addEventListener("health", e => {  // every 5 s without news: a dead camera shows 0 frames/s
+  const m = JSON.parse(e.data);
+  document.getElementById("status").textContent = m.status;
+  document.getElementById("fps").textContent = m.fps + " frames/s";
+});
 
 async function post(url, body) {
   const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},

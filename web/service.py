@@ -1,0 +1,176 @@
+"""The referee service behind the page: the game log, and the live referee of the current game.
+
+One :class:`Hub` per application, made by the factory (nothing starts at import). It owns the store
+(the only writer of its database) and the one :class:`~web.live.LiveReferee` that touches the camera.
+A new game is checked whole (rules, players, source, reader) before anything is stored or the game in
+progress is stopped, so a refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from referee import find_game
+from referee.errors import RefereeError
+from web.live import LiveReferee
+from web.store import BrokenGameError, GameInfo, Store
+from web.validate import GameSpec
+
+__all__ = ["Hub", "StartError"]
+
+
+class StartError(RuntimeError):
+    """The game cannot be refereed from this source (no camera, no weights, a bad calibration)."""
+
+
+@dataclass
+class _Opened:
+    """A frame source and a dice reader, opened for one game before it is stored."""
+
+    source: Any
+    reader: Any
+    fps: float
+    notice: str
+    calibration: Any
+
+
+class Hub:
+    """The store and the live referee of the current game (the only one that touches the camera)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        config = app.config
+        default = Path(app.instance_path) / "dice-referee.db"
+        url = config["DATABASE_URL"] or f"sqlite:///{default}"
+        # The default database is made on the first run; any other only when asked (--new-database).
+        create = bool(config["NEW_DATABASE"]) or (not config["DATABASE_URL"] and not default.exists())
+        self.store = Store(url, create=create, writer=True)
+        self.live: LiveReferee | None = None
+        self._lock = threading.Lock()
+        current = self.store.current()
+        if current is not None:
+            self.resume(current)
+
+    # --- starting games ------------------------------------------------------------------------------
+
+    def resume(self, info: GameInfo) -> None:
+        """Referees a stored game from where its log stopped; one that no longer replays is marked broken.
+
+        Raises:
+            StartError: the source or the reader cannot be opened (the game stays as it was).
+        """
+        try:
+            self.store.state(info.id)
+        except BrokenGameError:
+            self.store.set_status(info.id, "broken")
+            return
+        opened = self._open(info.seed, info.players, info.ruleset)
+        source = opened.source
+        if hasattr(source, "resume") and not source.resume(self.store.state(info.id).history):
+            # The built-in game never reaches this log (it was corrected by hand): a new demo game instead.
+            self.store.set_status(info.id, "abandoned")
+            return
+        self._run(info.id, opened)
+
+    def new_game(self, spec: GameSpec) -> int:
+        """Checks ``spec`` against the rules and the source, stores the game and starts refereeing it.
+
+        Raises:
+            RefereeError: rules or players the game does not allow (nothing stored).
+            StartError: the source or reader cannot be opened (nothing stored, the game in progress goes on).
+        """
+        game = find_game(spec.game)
+        rules = game.find_ruleset("+".join([spec.game, *spec.variants]) if spec.variants else spec.game)
+        neutral = "white" if getattr(rules, "has_neutral", False) else None
+        game.from_header(rules, {"players": spec.players, "neutral": neutral})  # raises for impossible setups
+        seed = spec.seed if spec.seed is not None else secrets.randbelow(1 << 31)
+        opened = self._open(seed, spec.players, rules.name)
+        game_id = self.store.new_game(rules.name, spec.players, spec.names, neutral, seed, spec.deal)
+        self._run(game_id, opened)
+        return game_id
+
+    def _open(self, seed: int, players: list[str], ruleset: str) -> _Opened:
+        from vision.capture import CaptureError, open_source
+        from vision.detect import ModelError
+        from vision.zones import CalibrationError, load_calibration
+
+        config = self.app.config
+        try:
+            calibration = load_calibration(config["CALIBRATION"]) if config["CALIBRATION"] else None
+            if config["SOURCE"] == "builtin":
+                from vision.synth.game import RenderedGame
+
+                game = RenderedGame(seed=seed, players=players, rules=ruleset, size=tuple(config["BUILTIN_SIZE"]),
+                                    fps=float(config["BUILTIN_FPS"]))  # fmt: skip
+                reader: Any = game.truth_reader()
+                notice = "reading the built-in game's own labels (--reader truth)"
+                if config["READER"] != "truth":
+                    try:
+                        reader, notice = self._model(), ""
+                    except ModelError as error:  # without weights the demo still runs
+                        notice = f"{error}; reading the built-in game's own labels instead"
+                return _Opened(game, reader, game.fps, notice, calibration)
+            source = open_source(str(config["SOURCE"]), on_status=self._camera_status)
+            return _Opened(source, self._model(), 10.0, "", calibration)
+        except (CaptureError, ModelError, CalibrationError) as error:
+            raise StartError(str(error)) from None
+
+    def _run(self, game_id: int, opened: _Opened) -> None:
+        """Stops the game in progress and referees ``game_id`` with what :meth:`_open` opened."""
+        with self._lock:
+            if self.live is not None:
+                self.live.stop()
+            self.live = LiveReferee(self.store, game_id, opened.source, opened.reader,
+                                    calibration=opened.calibration, realtime=bool(self.app.config["REALTIME"]),
+                                    fps=opened.fps)  # fmt: skip
+            self.live.notice = opened.notice
+            colours = Path(self.app.instance_path) / "colours.json"
+            if colours.exists():  # learned at an earlier setup, under this camera and light
+                try:
+                    self.live.pipeline.colours.load_json(json.loads(colours.read_text()))
+                except (ValueError, OSError) as error:
+                    self.live.notice = f"the learned colours in {colours} were not used: {error}"
+            if self.app.config["AUTOSTART"]:
+                self.live.start()
+
+    def _camera_status(self, message: str) -> None:
+        """A live camera's news (connected, lost, reconnecting): shown on the page, the game goes on."""
+        live = self.live
+        if live is not None:
+            live.set_status(f"camera {message}")
+
+    def _model(self) -> Any:
+        from vision.detect import MODELS, table_reader
+
+        return table_reader(Path(self.app.config["MODELS"] or MODELS))
+
+    # --- the built-in demo ---------------------------------------------------------------------------
+
+    def demo(self) -> None:
+        """With the built-in game: a game to watch now, and a new one a minute after each one ends."""
+        if self.live is None:
+            self.new_game(GameSpec(players=["red", "blue", "green"], seed=2026))
+
+        def watch() -> None:
+            while True:
+                live = self.live
+                if live is not None and live.status == "ended":
+                    time.sleep(60)
+                    if self.live is live:
+                        info = live.info
+                        try:
+                            self.new_game(GameSpec(game=info.ruleset, players=info.players,
+                                                   seed=(info.seed + 1) % (1 << 31)))  # fmt: skip
+                        except (RefereeError, StartError):
+                            return
+                time.sleep(1)
+
+        threading.Thread(target=watch, name="demo-loop", daemon=True).start()

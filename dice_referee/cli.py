@@ -162,6 +162,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _seconds(text: str) -> float:
+    """A positive, finite number of seconds (an argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
 def _image_paths(paths: Sequence[str]) -> list[str]:
     """Files as given, and the images inside folders (sorted), in order; a folder without images as itself."""
     import os
@@ -334,7 +345,9 @@ def run_watch(args: argparse.Namespace) -> int:
             rules = find_ruleset(args.game, args.variant or ())
             players = args.players.split(",")
             new_game(rules, players)  # the players are checked before the camera is opened
-            source = open_source(args.source)
+            source = open_source(args.source, on_status=lambda news: print(
+                f"dice-referee watch: camera {args.source}: {news}", file=sys.stderr, flush=True),
+                give_up_after_s=args.give_up_after)  # fmt: skip
             seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
         state = new_game(rules, players)
         calibration = load_calibration(args.calibration) if args.calibration else None
@@ -381,8 +394,9 @@ def run_watch(args: argparse.Namespace) -> int:
                         print(f"            casino {casino['casino']}: {'; '.join(casino['reasons'])}")
                 elif line["type"] in ("alert", "uncertain"):
                     print(f"[{line['time_s']:7.2f}s] {line['type'].upper()}: {line['reason']}")
-    except CaptureError as error:
-        return fail(str(error))
+    except CaptureError as error:  # the source failed while refereeing: what was said and recorded stays
+        print(f"dice-referee watch: {error}", file=sys.stderr)
+        return 1
     finally:
         if record is not None:
             record.close()
@@ -645,6 +659,13 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--size", default="1280x720", help="builtin: frame size WxH (default 1280x720)")
     watch.add_argument("--json", action="store_true", help="JSON lines instead of sentences")
     watch.add_argument("--record", metavar="FILE", help="write the game record (JSON lines) as it happens")
+    watch.add_argument(
+        "--give-up-after",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="a camera or stream that gives no frame for this long ends the watch, exit 1 (default 60)",
+    )
     _add_camera_arguments(watch)
 
     serve = _command(

@@ -92,12 +92,18 @@ class VideoFileSource:
             raise CaptureError(f"no such video file: {self.path}")
 
     def frames(self) -> Iterator[Frame]:
-        """Every decodable frame; a file that yields none raises :class:`CaptureError`."""
+        """Every decodable frame.
+
+        Raises:
+            CaptureError: a file that yields no frame, or (after its last readable frame) a video that
+                ends well before the frame count its header gives: cut short or damaged.
+        """
         capture = cv2.VideoCapture(self.path)
         try:
             if not capture.isOpened():
                 raise CaptureError(f"cannot open video {self.path}: not a video OpenCV can decode, or corrupt")
             fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+            expected = int(capture.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
             index = 0
             while True:
                 ok, image = capture.read()
@@ -107,6 +113,9 @@ class VideoFileSource:
                 index += 1
             if index == 0:
                 raise CaptureError(f"video {self.path} has no decodable frame (corrupt or empty)")
+            if index + max(2, expected // 50) < expected:  # some containers only estimate their count
+                raise CaptureError(f"video {self.path} ended early, after {index} of the {expected} frames its "
+                                   "header announces: cut short or damaged")  # fmt: skip
         finally:
             capture.release()
 
@@ -124,9 +133,11 @@ class LiveSource:
         self, device: int | str, *, clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep, max_backoff_s: float = 10.0, max_failures: int | None = None,
         on_status: Callable[[str], None] | None = None,
-        opener: Callable[[int | str], cv2.VideoCapture] | None = None,
+        opener: Callable[[int | str], cv2.VideoCapture] | None = None, give_up_after_s: float | None = None,
     ) -> None:  # fmt: skip
         self.device = device
+        self.give_up_after_s = give_up_after_s
+        """Raise :class:`CaptureError` once no frame has come for this long (None: retry for ever)."""
         self.clock = clock
         self.sleep = sleep
         self.max_backoff_s = max_backoff_s
@@ -136,7 +147,7 @@ class LiveSource:
 
     def frames(self) -> Iterator[Frame]:
         """Frames for as long as the source lives; raises after ``max_failures`` failed reconnections."""
-        start = self.clock()
+        start = last_frame = self.clock()
         index = 0
         failures = 0
         backoff = 0.5
@@ -150,7 +161,8 @@ class LiveSource:
                     if not ok or image is None:
                         break
                     failures = 0
-                    yield Frame(index, self.clock() - start, image)
+                    last_frame = self.clock()
+                    yield Frame(index, last_frame - start, image)
                     index += 1
                 capture.release()
                 self.on_status("lost: no frame from the source")
@@ -159,7 +171,11 @@ class LiveSource:
             failures += 1
             if self.max_failures is not None and failures >= self.max_failures:
                 raise CaptureError(f"camera {self.device!r}: gave up after {failures} failed attempts to read it")
-            self.on_status(f"reconnecting in {backoff:g} s")
+            silent = self.clock() - last_frame
+            if self.give_up_after_s is not None and silent + backoff > self.give_up_after_s:
+                raise CaptureError(f"camera {self.device!r}: no frame for {silent:.0f} s after {failures} attempts "
+                                   "to open or read it: gave up (is it plugged in, is the address right?)")  # fmt: skip
+            self.on_status(f"reconnecting in {backoff:g} s (attempt {failures + 1})")
             self.sleep(backoff)
             backoff = min(backoff * 2, self.max_backoff_s)
 
@@ -174,21 +190,22 @@ def open_capture(device: int | str) -> cv2.VideoCapture:
     return cv2.VideoCapture(device, cv2.CAP_ANY, timeouts)
 
 
-def open_source(spec: str, *, fps: float = 2.0, loop: bool = False,
-                on_status: Callable[[str], None] | None = None) -> FrameSource:  # fmt: skip
+def open_source(spec: str, *, fps: float = 2.0, loop: bool = False, on_status: Callable[[str], None] | None = None,
+                give_up_after_s: float | None = None) -> FrameSource:  # fmt: skip
     """A source from a command-line argument.
 
     ``"0"`` (any integer) is a camera index; ``rtsp://``, ``http://`` and ``https://`` are network
     streams (a phone's IP-camera app); a folder is its images in name order; an image file is a still;
-    any other file is a video. ``on_status`` hears a live source's connection news (lost, reconnecting).
+    any other file is a video. ``on_status`` hears a live source's connection news (lost, reconnecting);
+    ``give_up_after_s`` bounds how long a live source is retried without a frame (None: for ever).
 
     Raises:
         CaptureError: for a path that does not exist or a folder without images.
     """
     if spec.strip().isdigit():
-        return LiveSource(int(spec), on_status=on_status)
+        return LiveSource(int(spec), on_status=on_status, give_up_after_s=give_up_after_s)
     if spec.startswith(("rtsp://", "http://", "https://")):
-        return LiveSource(spec, on_status=on_status)
+        return LiveSource(spec, on_status=on_status, give_up_after_s=give_up_after_s)
     if os.path.isdir(spec):
         names = sorted(n for n in os.listdir(spec) if n.lower().endswith(IMAGE_SUFFIXES))
         if not names:

@@ -9,6 +9,7 @@ progress is stopped, so a refused request changes nothing.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import threading
 import time
@@ -25,6 +26,8 @@ from web.store import BrokenGameError, GameInfo, Store
 from web.validate import GameSpec
 
 __all__ = ["Hub", "StartError"]
+
+log = logging.getLogger(__name__)
 
 
 class StartError(RuntimeError):
@@ -142,7 +145,8 @@ class Hub:
                 self.live.start()
 
     def _camera_status(self, message: str) -> None:
-        """A live camera's news (connected, lost, reconnecting): shown on the page, the game goes on."""
+        """A live camera's news (connected, lost, reconnecting): on stderr and the page; the game goes on."""
+        log.warning("camera %s: %s", self.app.config["SOURCE"], message)
         live = self.live
         if live is not None:
             live.set_status(f"camera {message}")

@@ -175,7 +175,8 @@ class Store:
                 connection.execute(select(_Record).limit(1)).all()
         except SQLAlchemyError as error:
             self.close()
-            raise StoreError(_damaged(self.path or url, str(error.orig or error).splitlines()[0])) from None
+            detail = str(getattr(error, "orig", None) or error).splitlines()[0]
+            raise StoreError(_damaged(self.path or url, detail)) from None
         except StoreError:
             self.close()
             raise

@@ -238,3 +238,53 @@ def test_serve_on_every_interface_needs_lan(host):
     """An empty --host binds every interface, as 0.0.0.0 does: not this machine only."""
     out = cli("serve", "--host", host)
     assert out.returncode == 2 and "add --lan" in out.stderr and "Traceback" not in out.stderr
+
+
+RECORD_HEADER = b'{"record": "dice-referee", "version": 1, "ruleset": "las-vegas", "players": ["red", "blue"]}\n'
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'\xff\xfe{"record": "dice-referee"}\n', "line 1: not UTF-8 text"),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", "nested 100000 deep"),
+        (RECORD_HEADER + b'{"event": "dealt", "casinos": [[Infinity]]}\n', "line 2: not standard JSON"),
+        (b"x" * (2 << 20), "longer than 1 MiB"),
+    ],
+)
+def test_replay_refuses_what_is_not_a_record_in_one_line(tmp_path, content, message):
+    """Before: tracebacks on invalid UTF-8 and deep nesting."""
+    path = tmp_path / "record.jsonl"
+    path.write_bytes(content)
+    out = cli("replay", str(path))
+    assert out.returncode == 1 and message in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
+
+
+def test_replay_of_an_endless_file_stops_at_once():
+    """Before: memory grew without bound on /dev/zero."""
+    out = cli("replay", "/dev/zero")
+    assert out.returncode == 1 and "longer than 1 MiB" in out.stderr
+
+
+@pytest.mark.parametrize("source", ["7", "rtsp://127.0.0.1:1/x"])
+def test_watch_reports_an_unreachable_camera_and_gives_up(source):
+    """Before: it retried for ever and printed nothing."""
+    out = cli("watch", source, "--players", "red,blue", "--give-up-after", "2")
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert "cannot open the source" in out.stderr and "reconnecting in 0.5 s" in out.stderr
+    assert "gave up" in out.stderr.splitlines()[-1]
+
+
+def test_watch_says_a_video_ended_early(tmp_path):
+    """Before: exit 0 and no word that the video was cut short."""
+    import cv2
+
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    for i in range(40):
+        writer.write(np.full((240, 320, 3), 4 * i, np.uint8))
+    writer.release()
+    data = video.read_bytes()
+    video.write_bytes(data[: len(data) // 2])
+    out = cli("watch", str(video), "--players", "red,blue")
+    assert out.returncode == 1 and "ended early" in out.stderr and "of the 40 frames" in out.stderr

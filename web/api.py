@@ -105,21 +105,19 @@ def event() -> Any:
         happened = game_of(referee.observer.state).event_from_json(data)
     except NotationError as error:
         abort(400, str(error))
-    try:
-        referee.apply(happened, person)
-    except RefereeError as error:
-        abort(409, str(error))
-    return jsonify({"ok": True, "state": referee.state_json()})
+    return _correct(referee, happened, person)
 
 
 @blueprint.post("/deal")
 def deal() -> Any:
     data = body("casinos", "who")
-    dealt = BanknotesDealt(banknotes(data.get("casinos")))
-    person = who(data)
-    referee = live()
+    return _correct(live(), BanknotesDealt(banknotes(data.get("casinos"))), who(data))
+
+
+def _correct(referee: Any, happened: Any, person: str) -> Any:
+    """Applies a person's event if the rules take it (a 409 otherwise, nothing stored)."""
     try:
-        referee.apply(dealt, person)
+        referee.apply(happened, person)
     except RefereeError as error:
         abort(409, str(error))
     return jsonify({"ok": True, "state": referee.state_json()})

@@ -8,7 +8,6 @@ progress is stopped, so a refused request changes nothing.
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import threading
@@ -19,7 +18,7 @@ from typing import Any
 
 from flask import Flask
 
-from referee import find_game
+from referee import find_game, safejson
 from referee.errors import RefereeError
 from web.live import LiveReferee
 from web.store import BrokenGameError, GameInfo, Store
@@ -138,7 +137,7 @@ class Hub:
             colours = Path(self.app.instance_path) / "colours.json"
             if colours.exists():  # learned at an earlier setup, under this camera and light
                 try:
-                    self.live.pipeline.colours.load_json(json.loads(colours.read_text()))
+                    self.live.pipeline.colours.load_json(safejson.loads(colours.read_bytes()))
                 except (ValueError, OSError) as error:
                     self.live.notice = f"the learned colours in {colours} were not used: {error}"
             if self.app.config["AUTOSTART"]:

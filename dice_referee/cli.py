@@ -7,6 +7,7 @@ that needs it, so ``dice-referee settle`` never loads OpenCV or Flask.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -27,6 +28,10 @@ def _emit(obj: Any, out: TextIO) -> None:
     out.flush()
 
 
+MAX_LINE_CHARS = 1 << 20
+"""The longest line ``settle`` reads (a table is under 2 kB)."""
+
+
 def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Settles each JSON line of stdin; a bad line gets ``{"error": ...}`` and the exit status 1."""
     from referee import safejson
@@ -36,7 +41,16 @@ def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Te
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     status = 0
-    for number, line in enumerate(stdin, start=1):
+    for number in itertools.count(1):
+        line = stdin.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            break
+        if len(line) > MAX_LINE_CHARS:
+            while len(line) > MAX_LINE_CHARS and not line.endswith("\n"):  # skip the rest of that line
+                line = stdin.readline(MAX_LINE_CHARS + 1)
+            _emit({"error": f"line {number}: longer than {MAX_LINE_CHARS} characters: not a table"}, stdout)
+            status = 1
+            continue
         if not line.strip():
             continue
         try:

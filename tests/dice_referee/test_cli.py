@@ -50,6 +50,17 @@ def test_settle_contract_one_line_out_per_line_in():
     assert lines[1]["totals"] == {"red": 60000, "black": 30000}
 
 
+def test_settle_bounds_each_line_and_its_nesting():
+    """A line nested thousands deep or megabytes long is answered like any bad line; the next still is."""
+    stdin = "\n".join(["[" * 5000 + "]" * 5000, "[" * 3_000_000, '{"casinos": [{"casino": 1, "dice": {"red": NaN}}]}',
+                       json.dumps(EXAMPLE)])  # fmt: skip
+    out = cli("settle", stdin=stdin + "\n")
+    lines = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 1 and len(lines) == 4 and "Traceback" not in out.stderr
+    assert "nested 5000 deep" in lines[0]["error"] and "longer than" in lines[1]["error"]
+    assert "NaN" in lines[2]["error"] and "casinos" in lines[3]
+
+
 def test_settle_answers_every_line_and_fails_on_a_bad_one():
     stdin = "\n".join([json.dumps(EXAMPLE), "{broken", '{"casinos": [{"casino": 9}]}', "[1, 2]",
                        json.dumps({"casinos": [{"casino": 1, "dice": {"red": 12}}]}), json.dumps(EXAMPLE)])  # fmt: skip

@@ -66,11 +66,15 @@ def run_settle(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Te
 def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet, tuple[Colour, ...]] | None:
     """The rule set and default player colours from --game/--variant/--players, or None after an error."""
     from referee.errors import RefereeError
-    from referee.lasvegas.rules import find_ruleset
+    from referee.game import find_ruleset
+    from referee.lasvegas.rules import RuleSet
     from referee.lasvegas.simulate import default_players
 
     try:
         rules = find_ruleset(args.game, args.variant or ())
+        if not isinstance(rules, RuleSet):
+            print(f"dice-referee {command}: {args.game} is not a casino dice game", file=sys.stderr)
+            return None
         rules.check_players(args.players)
         return rules, default_players(args.players)
     except (RefereeError, ValueError) as error:
@@ -126,9 +130,8 @@ def run_play(args: argparse.Namespace) -> int:
     """Plays one random legal game and narrates it, optionally writing its game record."""
     from referee.lasvegas.events import RoundScored
     from referee.lasvegas.narrate import describe, describe_payout
-    from referee.lasvegas.scoring import rank_standings
     from referee.lasvegas.simulate import play
-    from referee.lasvegas.state import preview
+    from referee.lasvegas.state import preview, standings
     from referee.record import record_lines
 
     setup = _random_game_setup(args, "play")
@@ -148,9 +151,12 @@ def run_play(args: argparse.Namespace) -> int:
                 print(f"   {state.to_notation()}")
         before = state
     assert state is not None
-    print("-- final standings (money, then number of banknotes) --")
-    for standing in rank_standings(dict(zip(state.players, state.won, strict=True))):
-        print(f"{standing.rank}. {standing.player}: ${standing.money_usd:,} in {standing.banknotes} notes")
+    worth = dict(rules.hooks.resource_usd)  # Royale: each chip counts $10,000, and as a card in a tie
+    items = " and ".join(["cards" if rules.notes_per_casino else "notes", *worth])
+    extra = "".join(f", each of the {name} at ${usd:,}" for name, usd in worth.items())
+    print(f"-- final standings (money{extra}, then number of {items if worth else 'banknotes'}) --")
+    for standing in standings(state):
+        print(f"{standing.rank}. {standing.player}: ${standing.money_usd:,} in {standing.banknotes} {items}")
     if args.record:
         try:
             with open(args.record, "w", encoding="utf-8") as handle:

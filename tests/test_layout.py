@@ -33,6 +33,7 @@ def test_referee_imports_only_the_standard_library_in_a_fresh_interpreter():
         "before = set(sys.modules)\n"
         "import referee, referee.lasvegas.simulate, referee.lasvegas.notation, referee.record\n"
         "import referee.lasvegas.jsonio, referee.lasvegas.narrate, referee.lasvegas.camera, referee.interpret\n"
+        "import referee.royale\n"
         "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
         "print(','.join(sorted(new - set(sys.stdlib_module_names) - {'referee'})))\n"
     )
@@ -66,3 +67,13 @@ def test_referee_imports_are_all_stdlib_or_referee():
                 continue
             for top in tops:
                 assert top in stdlib or top in {"referee", "__future__"}, f"{path.name} imports {top}"
+
+
+def test_las_vegas_never_imports_the_games_built_on_it():
+    """Royale is a rule set of the Las Vegas engine: the engine offers hooks and never imports Royale."""
+    for path in (ROOT / "referee" / "lasvegas").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module]
+            assert not any(m.startswith("referee.royale") for m in modules), path.name

@@ -20,7 +20,7 @@ from referee.errors import NotationError
 from referee.game import Turn, register
 from referee.lasvegas import jsonio, narrate, notation, state, table
 from referee.lasvegas.events import Event
-from referee.lasvegas.rules import GAME_ALIASES, RuleSet, find_ruleset
+from referee.lasvegas.rules import GAME_ALIASES, VARIANTS, RuleSet, find_ruleset
 from referee.lasvegas.scoring import Outcome, RoundPayout
 from referee.lasvegas.state import GameState
 from referee.readings import TableSnapshot
@@ -35,6 +35,8 @@ class LasVegas:
     name: str = "las-vegas"
     title: str = "Las Vegas (alea 2012)"
     aliases: tuple[str, ...] = GAME_ALIASES
+    variant_names: tuple[str, ...] = tuple(v.name for v in VARIANTS)
+    """Every variant's canonical name (``settle`` accepts what any of them allows when none is named)."""
 
     def find_ruleset(self, name: str, variants: Sequence[str] = ()) -> RuleSet:
         """See :func:`referee.lasvegas.rules.find_ruleset`."""

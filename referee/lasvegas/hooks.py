@@ -12,7 +12,9 @@ casino 6) is a rule set whose :class:`Hooks` replace some of these, with no chan
 - :attr:`Hooks.resources` and :attr:`Hooks.pass_cost`: per-player resources (chips), what a
   :class:`~referee.lasvegas.events.Passed` move costs (Las Vegas: none, no pass);
 - :attr:`Hooks.tiles`: casino tiles that act when dice are placed on their casino, before it pays
-  out and at the end of a round (Las Vegas: none).
+  out and at the end of a round (Las Vegas: none);
+- :attr:`Hooks.draw`: how the random dealer draws a deal from the pile (Royale: six pairs, ordered by
+  their totals), matching what :attr:`Hooks.deal` accepts.
 
 Dice owned by nobody are the other extension point, in the types: Las Vegas's neutral dice are a
 colour no player may use; a game whose extra dice share a colour with a player (Royale's black and
@@ -132,12 +134,17 @@ class Hooks:
     """The standings (running or final), with the game's tie-break."""
     resources: tuple[tuple[str, int], ...] = ()
     """Per-player resources and how many each player has at the start (Royale: chips)."""
+    resource_usd: tuple[tuple[str, int], ...] = ()
+    """What one of each resource is worth in the final money (Royale: a chip, $10,000)."""
     resources_per_round: tuple[tuple[str, int], ...] = ()
     """How many of each resource every player gets at the start of each later round."""
     pass_cost: tuple[tuple[str, int], ...] | None = None
     """What a pass (keep the dice, place nothing) costs; None: the game has no pass."""
     tiles: tuple[CasinoTile, ...] = ()
     """Casino tiles in play."""
+    draw: Callable[[list[int], int], tuple[tuple[int, ...], ...]] | None = None
+    """How a dealer draws a deal from the top (the end) of the face-down pile, which it shortens:
+    ``(pile, casinos) -> notes per casino``; None: Las Vegas's, each casino up to the minimum bank."""
 
     def tiles_at(self, casino: int) -> tuple[CasinoTile, ...]:
         """The tiles beside one casino."""

@@ -17,7 +17,11 @@ The *table* shape (input of ``dice-referee settle``, ``casinos`` of the ``watch`
                   "banknotes": [60000, 20000]}, ...]}
 
 ``dice`` counts normal dice and ``biggy`` counts Biggys per owner; ``game`` (default ``las-vegas``),
-``variants``, ``neutral`` and ``biggy`` are optional. The *payout* shape (its output)::
+``variants``, ``neutral`` and ``biggy`` are optional. ``game`` names any casino dice game of the
+registry: with ``"las-vegas-royale"`` each casino holds at most a pair of money cards, and an optional
+``"chips": {"red": 2, ...}`` (chips each player holds) is counted in the totals at $10,000 each.
+
+The *payout* shape (its output)::
 
     {"casinos": [{"casino": 1, "counts": {"red": 5, "white": 1}, "cancelled": [],
                   "paid": [{"owner": "red", "banknote": 60000}], "returned": [20000],
@@ -26,7 +30,8 @@ The *table* shape (input of ``dice-referee settle``, ``casinos`` of the ``watch`
 
 ``counts`` weigh a Biggy as two dice; ``paid`` lists real players only; ``returned`` lists every note
 that goes back under the pile, including notes won by a neutral owner; ``totals`` lists the players
-paid. ``ties``, ``ranking`` and ``reasons`` explain the result.
+paid (and, where ``chips`` were given, what their chips are worth, also listed as ``"chips_usd"``).
+``ties``, ``ranking`` and ``reasons`` explain the result.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.errors import ImpossibleTableError, NotationError
+from referee.game import find_game
 from referee.lasvegas.events import (
     BanknotesDealt,
     DicePlaced,
@@ -46,7 +52,7 @@ from referee.lasvegas.events import (
     Passed,
     RoundScored,
 )
-from referee.lasvegas.rules import VARIANTS, RuleSet, find_ruleset
+from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.scoring import CasinoPayout, RoundPayout, score_casino
 from referee.lasvegas.state import GameState, outcome, preview
 from referee.types import CasinoId, Colour
@@ -160,6 +166,10 @@ class Table:
     """Neutral colours: each is an imaginary owner whose notes go under the pile."""
     biggy_weight: int
     """How many dice a Biggy counts as."""
+    rules: RuleSet | None = None
+    """The rule set whose payout rule settles it (None: Las Vegas's)."""
+    resources: tuple[tuple[Colour, tuple[tuple[str, int], ...]], ...] = ()
+    """Resources per player given with the table (Royale's chips), counted in the totals."""
 
     def counts(self, casino: TableCasino) -> dict[Colour, int]:
         """Weighted dice per owner at one casino."""
@@ -170,9 +180,13 @@ class Table:
 
     def settle(self) -> RoundPayout:
         """Settles every casino given."""
-        return RoundPayout(
-            tuple(score_casino(c.casino, self.counts(c), c.banknotes, self.neutral) for c in self.casinos)
-        )
+        pay = self.rules.hooks.pay if self.rules is not None else score_casino
+        return RoundPayout(tuple(pay(c.casino, self.counts(c), c.banknotes, self.neutral) for c in self.casinos))
+
+    def resources_usd(self) -> dict[Colour, int]:
+        """What the resources given are worth per player (Royale: $10,000 a chip)."""
+        worth = dict(self.rules.hooks.resource_usd) if self.rules is not None else {}
+        return {player: sum(worth.get(name, 0) * count for name, count in held) for player, held in self.resources}
 
 
 def _object(value: Any, what: str) -> dict[str, Any]:
@@ -205,9 +219,9 @@ def table_from_json(obj: Any) -> Table:
         ImpossibleTableError: more dice or notes than the game has, a casino given twice.
     """
     obj = _object(obj, "a table")
-    unknown = set(obj) - {"game", "variants", "neutral", "casinos"}
+    unknown = set(obj) - {"game", "variants", "neutral", "casinos", "chips"}
     if unknown:
-        raise NotationError(f"unknown field(s) {sorted(unknown)}; expected game, variants, neutral, casinos")
+        raise NotationError(f"unknown field(s) {sorted(unknown)}; expected game, variants, neutral, casinos, chips")
     game = obj.get("game", "las-vegas")
     variants = obj.get("variants")
     if variants is not None and (not isinstance(variants, list) or not all(isinstance(v, str) for v in variants)):
@@ -215,11 +229,15 @@ def table_from_json(obj: Any) -> Table:
     if not isinstance(game, str):
         raise NotationError(f"'game' must be a game name, got {game!r}")
     try:
-        rules = find_ruleset(game, variants or ())
+        family = find_game(game)
+        rules = family.find_ruleset(game, variants or ())
         # Without variants, accept anything some variant of the game allows.
-        loosest = rules if variants is not None else find_ruleset(game, [v.name for v in VARIANTS])
+        every = tuple(getattr(family, "variant_names", ()))
+        loosest = rules if variants is not None or not every else family.find_ruleset(game, every)
     except ValueError as error:
         raise NotationError(str(error)) from None
+    if not isinstance(rules, RuleSet):
+        raise NotationError(f"{family.title} is not a casino dice game: 'settle' cannot settle it")
     neutral_list = obj.get("neutral", [])
     if not isinstance(neutral_list, list):
         raise NotationError(f"'neutral' must be a list of colours, got {neutral_list!r}")
@@ -245,6 +263,9 @@ def table_from_json(obj: Any) -> Table:
         if not isinstance(notes, list):
             raise NotationError(f"casino {int(casino)}: 'banknotes' must be a list of dollar values")
         denominations = loosest.deck_counts()
+        if rules.notes_per_casino and len(notes) > rules.notes_per_casino:
+            raise ImpossibleTableError(f"casino {int(casino)}: {len(notes)} cards, but {rules.game} deals "
+                                       f"{rules.notes_per_casino} to each casino")  # fmt: skip
         for note in notes:
             if isinstance(note, bool) or note not in denominations:
                 values = ", ".join(str(v) for v in sorted(denominations))
@@ -252,9 +273,23 @@ def table_from_json(obj: Any) -> Table:
         casinos.append(TableCasino(casino, _dice(item.get("dice", {}), f"casino {int(casino)} dice"),
                                    _dice(item.get("biggy", {}), f"casino {int(casino)} biggy"),
                                    tuple(sorted(notes, reverse=True))))  # fmt: skip
-    table = Table(tuple(casinos), neutral, rules.biggy_weight)
-    _check_components(table, loosest, variants is None, game)
+    table = Table(tuple(casinos), neutral, rules.biggy_weight, rules, _resources(obj, rules))
+    _check_components(table, loosest, loosest is not rules, game)
     return table
+
+
+def _resources(obj: dict[str, Any], rules: RuleSet) -> tuple[tuple[Colour, tuple[tuple[str, int], ...]], ...]:
+    """The optional per-player resources of a table (``"chips": {"red": 2}``), for a game that has them."""
+    names = [name for name, _ in rules.hooks.resources]
+    given = [name for name in names if name in obj]
+    unknown = sorted(set(obj) & {"chips"} - set(names))
+    if unknown:
+        raise NotationError(f"{rules.game} has no {unknown[0]}")
+    held: dict[Colour, list[tuple[str, int]]] = {}
+    for name in given:
+        for colour, count in _dice(obj[name], f"'{name}'"):
+            held.setdefault(colour, []).append((name, count))
+    return tuple((colour, tuple(counts)) for colour, counts in held.items())
 
 
 def _check_components(table: Table, rules: RuleSet, loose: bool, game: str) -> None:
@@ -401,4 +436,13 @@ def settle_json(obj: Any) -> dict[str, Any]:
         NotationError: malformed input.
         ImpossibleTableError: a table the game's components cannot make.
     """
-    return payout_to_json(table_from_json(obj).settle())
+    table = table_from_json(obj)
+    out = payout_to_json(table.settle())
+    if table.resources:
+        worth = table.resources_usd()
+        totals = out["totals"]
+        for player, usd in worth.items():
+            if usd:
+                totals[str(player)] = totals.get(str(player), 0) + usd
+        out["chips_usd"] = {str(player): usd for player, usd in worth.items()}
+    return out

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.events import (
+    BanknotesDealt,
+    DicePlaced,
+    DiceRolled,
+    Event,
+    NeutralDiceRolled,
+    Passed,
+    RoundScored,
+)
 from referee.lasvegas.scoring import RoundPayout
 from referee.lasvegas.state import GameState
 from referee.types import format_usd
@@ -36,8 +44,11 @@ def describe(event: Event, before: GameState) -> str:
             f"{number}: {', '.join(format_usd(n) for n in sorted(notes, reverse=True)) or 'nothing'}"
             for number, notes in enumerate(event.casinos, start=1)
         )
-        return f"round {before.round}: banknotes dealt ({notes})"
+        kind = "money cards" if before.ruleset.notes_per_casino else "banknotes"
+        return f"round {before.round}: {kind} dealt ({notes})"
     if isinstance(event, NeutralDiceRolled):
+        if not before.ruleset.neutral_dice_for(len(before.players)):  # Royale's 2-player game
+            return f"the imaginary player's {before.neutral} dice are rolled onto the casinos: {_faces(event.values)}"
         return f"{before.players[before.start_seat]} rolls the spare neutral dice: {_faces(event.values)}"
     if isinstance(event, DiceRolled):
         text = f"{event.player} rolls {_faces(event.dice)}"
@@ -48,9 +59,29 @@ def describe(event: Event, before: GameState) -> str:
         return text
     if isinstance(event, DicePlaced):
         return f"{event.player} places {_placed(event)} showing {event.casino} on casino {event.casino}"
+    if isinstance(event, Passed):
+        return f"{event.player} pays {_cost(before)} to pass and takes his dice back{_left(event, before)}"
     if isinstance(event, RoundScored):
         return f"round {before.round} settled"
     raise TypeError(f"not an event: {event!r}")
+
+
+def _cost(state: GameState) -> str:
+    cost = state.ruleset.hooks.pass_cost or ()
+    return " and ".join(f"{count} {name[:-1] if count == 1 and name.endswith('s') else name}" for name, count in cost)
+
+
+def _left(event: Passed, before: GameState) -> str:
+    """`` (1 chip left)``: what the player has after paying, or "" where a pass costs nothing."""
+    cost = before.ruleset.hooks.pass_cost or ()
+    seat = before.players.index(event.player) if event.player in before.players else -1
+    if seat < 0 or not cost:
+        return ""
+    parts = []
+    for name, count in cost:
+        left = before.resource(name)[seat] - count
+        parts.append(f"{left} {name[:-1] if left == 1 and name.endswith('s') else name}")
+    return f" ({', '.join(parts)} left)"
 
 
 def describe_payout(payout: RoundPayout) -> list[str]:

@@ -1,6 +1,6 @@
 """The table notation: one line of text for a complete game state, like chess's FEN.
 
-Seven fields separated by single spaces::
+Seven (or eight) fields separated by single spaces::
 
     las-vegas+neutral+biggy rbg/w 2 b:1356*4+26 2r1R:60,20/-:50/2w:90/-:40,10/-:70/3b:80 2,2,2 60/-/90,30
 
@@ -17,6 +17,9 @@ Seven fields separated by single spaces::
    notes are in thousands of dollars, highest first, or ``-``.
 6. **neutral dice held** per seat, comma-separated, or ``-`` without the neutral variant.
 7. **notes won** per seat in thousands, in the order won, seats separated by ``/`` (``-`` for none).
+8. only for a rule set whose hooks keep resources or choose the start player otherwise (Las Vegas
+   Royale): the **start player**'s letter, then per resource ``:`` and the count per seat,
+   comma-separated (``r:2,3,1``: red started the round; chips 2, 3 and 1).
 
 Dice each player holds follow from the rule set less the dice on the casinos, and the pile from the
 deck less the notes on the table and the notes won, so neither is written.
@@ -27,8 +30,10 @@ from __future__ import annotations
 import re
 
 from referee.errors import NotationError, RefereeError
+from referee.game import find_ruleset
 from referee.lasvegas.events import DiceRolled
-from referee.lasvegas.rules import find_ruleset
+from referee.lasvegas.hooks import pass_left
+from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.state import Casino, GameState, Phase
 from referee.types import Colour
 
@@ -81,10 +86,19 @@ def to_notation(state: GameState) -> str:
         str(state.round),
         _turn(state),
         "/".join(_casino(state, casino) for casino in state.casinos),
-        ",".join(map(str, state.held_neutral)) if state.ruleset.has_neutral else "-",
+        ",".join(map(str, state.held_neutral)) if state.neutral is not None else "-",
         "/".join(_notes(notes) for notes in state.won),
     ]
+    if _has_eighth(state.ruleset):
+        fields.append(state.players[state.start].letter + "".join(":" + ",".join(str(held[i]) for held in
+                      state.resources) for i in range(len(state.ruleset.hooks.resources))))  # fmt: skip
     return " ".join(fields)
+
+
+def _has_eighth(ruleset: object) -> bool:
+    """Whether the notation writes the start player and the resources (not derivable from the round)."""
+    hooks = ruleset.hooks  # type: ignore[attr-defined]
+    return bool(hooks.resources) or hooks.next_start is not pass_left
 
 
 def _parse_notes(text: str, where: str) -> tuple[int, ...]:
@@ -117,13 +131,16 @@ def from_notation(text: str) -> GameState:
     if not isinstance(text, str):
         raise NotationError(f"table notation is a string, got {type(text).__name__}")
     fields = text.split()
-    if len(fields) != 7:
+    if len(fields) not in (7, 8):
         raise NotationError(f"table notation has 7 space-separated fields, got {len(fields)}: {text!r}")
-    name, seats_text, round_text, turn_text, casinos_text, neutral_text, won_text = fields
+    name, seats_text, round_text, turn_text, casinos_text, neutral_text, won_text = fields[:7]
     try:
         ruleset = find_ruleset(name)
     except RefereeError as error:
         raise NotationError(str(error)) from None
+    if len(fields) != 7 + _has_eighth(ruleset):
+        raise NotationError(f"table notation of {ruleset.name} has {7 + _has_eighth(ruleset)} fields, "
+                            f"got {len(fields)}: {text!r}")  # fmt: skip
     seat_part, _, neutral_part = seats_text.partition("/")
     players = tuple(Colour.from_letter(ch) for ch in seat_part)
     neutral = Colour.from_letter(neutral_part) if neutral_part else None
@@ -131,7 +148,7 @@ def from_notation(text: str) -> GameState:
     if not ruleset.min_players <= n <= ruleset.max_players or len(set(players)) != n:
         raise NotationError(f"seats {seat_part!r}: {ruleset.name} needs {ruleset.min_players}-"
                             f"{ruleset.max_players} players of different colours")  # fmt: skip
-    if (neutral is not None) != ruleset.has_neutral or neutral in players:
+    if (neutral is not None) != ruleset.neutral_for(n) or neutral in players:
         raise NotationError(f"seats {seats_text!r}: a neutral colour is written exactly when {ruleset.name} "
                             "has neutral dice, and it is not a player's")  # fmt: skip
     if not round_text.isdigit() or not 1 <= int(round_text) <= ruleset.rounds:
@@ -161,7 +178,7 @@ def from_notation(text: str) -> GameState:
     casinos = tuple(_parse_casino(entry, number, players, neutral)
                     for number, entry in enumerate(entries, start=1))  # fmt: skip
 
-    if ruleset.has_neutral:
+    if neutral is not None:
         try:
             held_neutral = tuple(int(x) for x in neutral_text.split(","))
         except ValueError:
@@ -180,11 +197,31 @@ def from_notation(text: str) -> GameState:
 
     held_dice = tuple(ruleset.dice_per_player - sum(c.dice[s] for c in casinos) for s in range(n))
     held_biggies = tuple(ruleset.biggies_per_player - sum(c.biggies[s] for c in casinos) for s in range(n))
+    start = (round_number - 1) % n
+    resources: tuple[tuple[int, ...], ...] = ()
+    if len(fields) == 8:
+        start, resources = _parse_eighth(fields[7], ruleset, players)
     state = GameState(ruleset=ruleset, players=players, neutral=neutral, round=round_number, phase=phase,
-                      turn=turn, start=(round_number - 1) % n, casinos=casinos, held_dice=held_dice,
-                      held_biggies=held_biggies, held_neutral=held_neutral, roll=roll, won=won)  # fmt: skip
+                      turn=turn, start=start, casinos=casinos, held_dice=held_dice, held_biggies=held_biggies,
+                      held_neutral=held_neutral, roll=roll, won=won, resources=resources)  # fmt: skip
     _check(state)
     return state
+
+
+def _parse_eighth(text: str, ruleset: RuleSet, players: tuple[Colour, ...]) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """The start seat and the resources per seat from field 8 (``r:2,3,1``)."""
+    letter, *counts = text.split(":")
+    names = [name for name, _ in ruleset.hooks.resources]
+    try:
+        start = players.index(Colour.from_letter(letter))
+        per_resource = [tuple(int(c) for c in part.split(",")) for part in counts]
+    except (ValueError, NotationError):
+        raise NotationError(
+            f"field 8 {text!r}: the start player's letter, then ':' and each resource per seat"
+        ) from None
+    if len(per_resource) != len(names) or any(len(c) != len(players) or min(c) < 0 for c in per_resource):
+        raise NotationError(f"field 8 {text!r}: {', '.join(names) or 'no resources'}, one count per seat each")
+    return start, tuple(tuple(c[seat] for c in per_resource) for seat in range(len(players)))
 
 
 def _parse_casino(entry: str, number: int, players: tuple[Colour, ...], neutral: Colour | None) -> Casino:

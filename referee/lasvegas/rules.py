@@ -63,6 +63,8 @@ class RuleSet:
     """``(players, dice each player rolls)`` for neutral dice; empty when the variant is off."""
     neutral_preroll: Table = ()
     """``(players, dice)`` the start player rolls and places before the first turn of each round."""
+    notes_per_casino: int = 0
+    """How many notes a deal gives each casino (Royale: a pair of cards); 0: up to the minimum bank."""
     hooks: Hooks = LAS_VEGAS_HOOKS
     """Behaviour that differs from Las Vegas (deal, payout, start player, pass, tiles): see
     :mod:`referee.lasvegas.hooks`."""
@@ -78,6 +80,10 @@ class RuleSet:
     def has_neutral(self) -> bool:
         """True when players also roll neutral dice."""
         return bool(self.neutral_dice)
+
+    def neutral_for(self, players: int) -> bool:
+        """True when neutral dice are in play with this many players (Royale: only with 2)."""
+        return self.neutral_total_for(players) > 0
 
     def check_players(self, players: int) -> None:
         """Raises ``UnknownRuleSetError`` unless the rule set allows this many players."""

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import RefereeError
+from referee.game import find_game
 from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.lasvegas.rules import RuleSet
-from referee.lasvegas.state import GameState, Phase, apply, new_game, outcome, place_all, preview
+from referee.lasvegas.state import GameState, Phase, apply, legal_pass, outcome, place_all, preview
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
@@ -42,6 +43,9 @@ DEFAULT_PLAYERS: tuple[Colour, ...] = (
 
 _FACES = (1, 2, 3, 4, 5, 6)
 
+PASS_CHANCE = 0.15
+"""How often a random player who may pass (Royale: pays a chip) does, instead of placing."""
+
 
 def default_players(count: int) -> tuple[Colour, ...]:
     """The first ``count`` default player colours."""
@@ -56,9 +60,15 @@ class Dealer:
     def __init__(self, ruleset: RuleSet, rng: random.Random) -> None:
         self.pile = ruleset.deck_notes()
         rng.shuffle(self.pile)
+        self.draw = ruleset.hooks.draw
 
     def deal(self, casinos: int, minimum_usd: int) -> BanknotesDealt:
-        """Deals each casino in turn from the top until it holds the minimum (or the pile is empty)."""
+        """Deals each casino in turn from the top until it holds the minimum (or the pile is empty).
+
+        A rule set whose hooks draw otherwise (:attr:`~referee.lasvegas.hooks.Hooks.draw`) deals its way.
+        """
+        if self.draw is not None:
+            return BanknotesDealt(self.draw(self.pile, casinos))
         dealt = []
         for _ in range(casinos):
             notes: list[int] = []
@@ -120,25 +130,29 @@ def _roll(state: GameState, rng: random.Random) -> DiceRolled:
 
 
 def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.Random,
-         neutral: Colour = Colour.WHITE, dealer: Dealer | None = None,
+         neutral: Colour | None = None, dealer: Dealer | None = None,
          ) -> Iterator[tuple[Event | None, GameState]]:  # fmt: skip
     """Plays one random legal game, yielding ``(event, state)`` after every event.
 
     The first item is ``(None, initial state)``. Rolls are uniform; the player to place picks one of
-    the rolled values uniformly. Deals follow the rulebook with a pile shuffled once per game.
+    the rolled values uniformly (where the rules allow a pass he can pay, he passes instead with
+    :data:`PASS_CHANCE`). Deals follow the rulebook with a pile shuffled once per game.
 
     Args:
         ruleset: the rules.
         players: colours in seat order.
         seed: an int seed or a ``random.Random`` to draw from.
-        neutral: the neutral colour when the rule set has neutral dice.
+        neutral: the neutral colour when the rule set has neutral dice (None: the game's default,
+            Las Vegas's white, Royale's first colour nobody plays).
         dealer: the pile to deal from (made from ``seed`` when not given); callers pass their own to
             inspect it.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    state = new_game(ruleset, players, neutral)
+    game = find_game(ruleset.game)
+    state = game.new_game(ruleset, players) if neutral is None else game.new_game(ruleset, players, neutral=neutral)
     dealer = dealer or Dealer(ruleset, rng)
     minimum = ruleset.minimum_usd_for(len(state.players))
+    pass_cost = ruleset.hooks.pass_cost
     yield None, state
     while True:
         phase = state.phase
@@ -150,7 +164,9 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
             assert roll is not None
             # rng.choice, not a cheaper draw: a seed must keep dealing the same game (benchmarks name seeds).
             faces = roll.dice if not (roll.biggies or roll.neutral) else (*roll.dice, *roll.biggies, *roll.neutral)
-            event = place_all(state, rng.choice(faces))
+            passed = legal_pass(state) if pass_cost else None  # Las Vegas has no pass: its seeds draw as before
+            pass_now = passed is not None and rng.random() < PASS_CHANCE
+            event = passed if pass_now and passed is not None else place_all(state, rng.choice(faces))
         elif phase is Phase.DEAL:
             event = dealer.deal(ruleset.casinos, minimum)
         elif phase is Phase.PREROLL:
@@ -203,7 +219,8 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
         ruleset: the rules.
         players: colours in seat order.
         seed: as for :func:`play` (so the deals match ``Dealer(ruleset, random.Random(seed))``).
-        neutral: the neutral colour when the rule set has neutral dice.
+        neutral: the neutral colour when the rule set has neutral dice (None: the game's default,
+            Las Vegas's white, Royale's first colour nobody plays).
         pick_up: show the tray emptied before each roll (else the leftovers stay until the roll lands).
     """
     ids = iter(range(1, 1 << 30))
@@ -271,8 +288,10 @@ class SimulationReport:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON summary printed by ``dice-referee simulate``."""
-        names = ("money_conserved", "every_die_placed_once_per_round", "preview_equals_settlement",
+        names: tuple[str, ...] = ("money_conserved", "every_die_placed_once_per_round", "preview_equals_settlement",
                  "cancelled_receive_nothing", "rounds_match_ruleset", "legal_play_accepted")  # fmt: skip
+        if "resources_never_negative" in self.checks:  # only games with resources (Royale's chips) check it
+            names = (*names, "resources_never_negative")
         failed = {f.split(":", 1)[0] for f in self.failures}
         return {
             "ruleset": self.ruleset,
@@ -303,7 +322,8 @@ def simulate(ruleset: RuleSet, players: Sequence[Colour | str], games: int, seed
     less the notes won, holds exactly the notes of the physical pile kept by the dealer, and every
     note dealt was paid or returned), every die is placed exactly once per round,
     the payout preview equals the settlement, cancelled owners receive nothing, the game lasts the
-    rule set's rounds, and the engine accepts every event of these legal games.
+    rule set's rounds, the engine accepts every event of these legal games, and no player's resources
+    (Royale's chips) go below zero.
     """
     report = SimulationReport(ruleset.name, [str(p) for p in players], games, seed)
     master = random.Random(seed)
@@ -334,6 +354,10 @@ def _play_checked(ruleset: RuleSet, players: Sequence[Colour | str], rng: random
     previous: GameState | None = None
     for event, state in play(ruleset, players, rng, dealer=dealer):
         report.events += 1
+        if state.resources:  # Royale's chips: a pass is refused rather than paid on credit
+            report.checks["resources_never_negative"] += 1
+            if any(count < 0 for held in state.resources for count in held):
+                report.failures.append(f"resources_never_negative: {state.resources} after {event} {tag}")
         if isinstance(event, DiceRolled):
             report.turns += 1
         elif isinstance(event, DicePlaced):

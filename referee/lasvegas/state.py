@@ -282,11 +282,12 @@ def new_game(
     if len(set(seats)) != len(seats):
         raise IllegalEventError(f"each player needs dice of his own colour: {', '.join(map(str, seats))}")
     neutral_colour = None
-    if ruleset.has_neutral and neutral is not None:
+    in_play = ruleset.neutral_for(len(seats))
+    if in_play and neutral is not None:
         neutral_colour = neutral if isinstance(neutral, Colour) else Colour.from_str(neutral)
         if neutral_colour in seats:
             raise IllegalEventError(f"{neutral_colour} is the neutral colour and cannot be a player's")
-    elif ruleset.has_neutral:
+    elif in_play:
         raise UnknownRuleSetError(f"{ruleset.name} needs a neutral colour")
     n = len(seats)
     held_dice, held_biggies, held_neutral = _full_hands(ruleset, n)

@@ -2,16 +2,18 @@
 
 One directive per line (``#`` starts a comment):
 
-- ``game RULESET PLAYER... [neutral=COLOUR]`` or ``start NOTATION``: the starting state.
+- ``game RULESET PLAYER... [neutral=COLOUR]`` or ``start NOTATION``: the starting state (any game of
+  the registry played with dice: Las Vegas, Las Vegas Royale).
 - Events: ``deal 60 / 50 / 40,10 / 90 / 70 / 80`` (thousands per casino), ``preroll 3 6``,
   ``roll PLAYER 1 3 3 [* BIGGY...] [+ NEUTRAL...]``, ``place PLAYER CASINO [DICE [BIGGYS [NEUTRAL]]]``
-  (without counts: every rolled die of that value), ``score``.
+  (without counts: every rolled die of that value), ``pass PLAYER``, ``score``.
 - ``error ERRORCLASS text``: the event on the line before must raise that error with ``text`` in its
   message; the state stays as it was.
 - Checks: ``notation TEXT``, ``next PLAYER|chance|settlement|game-over``,
   ``payout CASINO: paid red 60 black 30; cancelled blue green; returned 20`` (parts optional,
   ``-`` for none), ``money red 90 blue 0``, ``winners red [blue]``, ``legal CASINO...`` (the casinos
-  the player to act may choose).
+  the player to act may choose), ``chips red 2 blue 3`` (Royale), ``starts PLAYER`` (this round's
+  start player), ``final red 1 190 5`` (rank, money with chips counted, cards plus chips).
 """
 
 from __future__ import annotations
@@ -26,16 +28,16 @@ from referee import (
     DiceRolled,
     GameState,
     NeutralDiceRolled,
+    Passed,
     RoundScored,
     apply,
-    find_ruleset,
     legal_placements,
-    new_game,
     next_actor,
     outcome,
     place_all,
     preview,
 )
+from referee.game import find_game, find_ruleset
 from referee.types import Colour
 
 SCENARIOS = Path(__file__).with_name("scenarios")
@@ -86,6 +88,8 @@ def event_for(line: Line, state: GameState):
             event = place_all(state, int(casino))
             return DicePlaced(Colour.from_str(player), event.casino, event.dice, event.biggies, event.neutral)
         return DicePlaced(Colour.from_str(player), int(casino), *(int(c) for c in counts))
+    if line.verb == "pass":
+        return Passed(Colour.from_str(line.args[0]))
     if line.verb == "score":
         return RoundScored()
     return None
@@ -125,6 +129,18 @@ def check(line: Line, state: GameState) -> None:
         assert [w.value for w in result.winners] == line.args, f"{where}: {result.winners}"
     elif line.verb == "legal":
         assert [str(p.casino) for p in legal_placements(state)] == line.args, where
+    elif line.verb == "chips":
+        pairs = {k: int(v) for k, v in zip(line.args[::2], line.args[1::2], strict=True)}
+        chips = {p.value: n for p, n in zip(state.players, state.resource("chips"), strict=True)}
+        assert pairs == {k: chips[k] for k in pairs}, f"{where}: {chips}"
+    elif line.verb == "starts":
+        assert state.players[state.start].value == line.text, f"{where}: {state.players[state.start]} starts"
+    elif line.verb == "final":
+        result = outcome(state)
+        assert result is not None, f"{where}: the game is not over"
+        player, rank, money, cards = line.args
+        got = {s.player.value: (s.rank, s.money_usd // 1000, s.banknotes) for s in result.standings}
+        assert got[player] == (int(rank), int(money), int(cards)), f"{where}: {got}"
     else:
         raise AssertionError(f"{where}: unknown directive")
 
@@ -139,7 +155,8 @@ def run(path: Path) -> GameState:
         if line.verb == "game":
             names = [a for a in line.args[1:] if "=" not in a]
             options = dict(a.split("=", 1) for a in line.args[1:] if "=" in a)
-            state = new_game(find_ruleset(line.args[0]), names, options.get("neutral", "white"))
+            rules = find_ruleset(line.args[0])
+            state = find_game(rules.game).new_game(rules, names, **options)
             continue
         if line.verb == "start":
             state = GameState.from_notation(line.text)

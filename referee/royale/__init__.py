@@ -1,0 +1,88 @@
+"""Las Vegas Royale (alea/Ravensburger 2019), behind the game interface (:data:`GAME`).
+
+Royale's basic game is Las Vegas with other numbers and a few other rules (see
+:mod:`referee.royale.rules`), so it is a rule set of the Las Vegas engine whose hooks deal pairs of
+money cards, let a player pay a chip to pass, choose the next start player from casino 6 and break
+the final tie by cards plus chips. Nothing of Las Vegas's own code knows Royale: it only offers the
+extension points (:mod:`referee.lasvegas.hooks`). Source of every rule:
+``shared/rules/las-vegas-royale.md`` and the seed rulebook ``shared/seeds/004_0f20c0e38b0e53af.txt``.
+
+Example:
+    >>> from referee.game import find_game
+    >>> game = find_game("royale")
+    >>> state = game.new_game(game.find_ruleset("las-vegas-royale"), ["red", "blue", "green"])
+    >>> state.resource("chips")
+    (2, 2, 2)
+    >>> game.to_notation(state)
+    'las-vegas-royale rbg 1 deal -:-/-:-/-:-/-:-/-:-/-:- - -/-/- r:2,2,2'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee.errors import NotationError
+from referee.game import register
+from referee.lasvegas import LasVegas
+from referee.lasvegas import state as engine
+from referee.lasvegas.rules import RuleSet
+from referee.lasvegas.state import GameState
+from referee.royale.rules import CHIP_USD, GAME_ALIASES, GAME_NAME, ROYALE, find_ruleset
+from referee.types import Colour
+
+__all__ = ["GAME", "ROYALE", "LasVegasRoyale"]
+
+NEUTRAL_CHOICES: tuple[Colour, ...] = (Colour.WHITE, Colour.BLACK, Colour.GREY, *Colour)
+"""The colour of the imaginary player's 8 dice in the 2-player game: the first nobody plays
+(the seed: "a colour that is not a player's")."""
+
+
+class LasVegasRoyale(LasVegas):
+    """The game interface for Las Vegas Royale's basic game (see the module)."""
+
+    name: str = GAME_NAME
+    title: str = "Las Vegas Royale (alea/Ravensburger 2019)"
+    aliases: tuple[str, ...] = GAME_ALIASES
+    variant_names: tuple[str, ...] = ()
+
+    def find_ruleset(self, name: str, variants: Sequence[str] = ()) -> RuleSet:
+        """See :func:`referee.royale.rules.find_ruleset`."""
+        return find_ruleset(name, variants)
+
+    def new_game(self, ruleset: RuleSet, players: Sequence[Colour | str], **options: Any) -> GameState:
+        """A first state; with 2 players the imaginary player's colour is ``neutral`` or the first one unused."""
+        neutral = options.pop("neutral", None)
+        if neutral is None:
+            seats = {p if isinstance(p, Colour) else Colour.from_str(p) for p in players}
+            neutral = next(c for c in NEUTRAL_CHOICES if c not in seats)
+        return engine.new_game(ruleset, players, neutral, **options)
+
+    def from_header(self, ruleset: RuleSet, header: Mapping[str, Any]) -> GameState:
+        """A new game of the header's players (and the 2-player game's neutral colour)."""
+        players = header.get("players")
+        if not isinstance(players, list):
+            raise NotationError(f"'players' must be a list of colours, got {players!r}")
+        return self.new_game(ruleset, players, neutral=header.get("neutral"))
+
+    def summary_json(self, current: GameState) -> dict[str, Any]:
+        """Las Vegas's summary, and the chips each player holds (worth $10,000 each at the end)."""
+        summary = super().summary_json(current)
+        summary["chips"] = {str(p): n for p, n in zip(current.players, current.resource("chips"), strict=True)}
+        summary["chip_usd"] = CHIP_USD
+        return summary
+
+    def page_json(self, current: GameState, names: Mapping[str, str]) -> dict[str, Any]:
+        """Las Vegas's page, with chips per player and the start player."""
+        page = super().page_json(current, names)
+        for player, chips in zip(page["players"], current.resource("chips"), strict=True):
+            player["chips"] = chips
+        page["start"] = str(current.players[current.start])
+        return page
+
+    def __repr__(self) -> str:
+        return "referee.royale.GAME"
+
+
+GAME = register(LasVegasRoyale())
+"""Las Vegas Royale in the registry of games (:func:`referee.game.find_game`)."""

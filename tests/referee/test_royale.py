@@ -1,0 +1,227 @@
+"""Las Vegas Royale's basic game on the engine: the registry, deals, chips, notation, records, settle.
+
+The rulebook's worked examples are golden scenarios (``scenarios/royale_*.txt``); these tests cover
+what examples cannot: every deal a shuffled deck gives, whole random games, and the JSON contracts.
+Source of every rule: ``shared/rules/las-vegas-royale.md``.
+"""
+
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from referee import Colour, IllegalEventError, NotationError, UnknownRuleSetError
+from referee.game import find_game, find_ruleset, game_of
+from referee.lasvegas.events import BanknotesDealt, NeutralDiceRolled, Passed
+from referee.lasvegas.jsonio import event_from_json, event_to_json, settle_json
+from referee.lasvegas.narrate import describe
+from referee.lasvegas.notation import from_notation, to_notation
+from referee.lasvegas.simulate import Dealer, default_players, play, simulate
+from referee.lasvegas.state import Phase, apply, legal_pass
+from referee.record import read_record, record_lines
+from referee.royale import GAME, ROYALE
+from referee.royale.rules import DECK, check_pairs, draw_pairs, pair_order
+
+PLAYERS = ["red", "blue", "green", "black", "yellow"]
+
+
+def test_royale_is_found_by_name_alias_and_rule_set():
+    assert find_game("las-vegas-royale") is GAME
+    assert find_game("Las Vegas Royale") is GAME and find_game("royale") is GAME
+    assert find_ruleset("royale") is ROYALE
+    assert game_of(GAME.new_game(ROYALE, PLAYERS[:3])) is GAME
+    with pytest.raises(UnknownRuleSetError, match="no variants"):
+        find_ruleset("las-vegas-royale+neutral")
+
+
+def test_the_components_are_the_summarys():
+    """90 cards of $30k-$100k, 7 dice and a Biggy (counting two) per colour, 3 rounds, 2-5 players."""
+    assert sum(count for _, count in DECK) == 90 and min(DECK)[0] == 30_000 and max(DECK)[0] == 100_000
+    assert (ROYALE.dice_per_player, ROYALE.biggies_per_player, ROYALE.biggy_weight, ROYALE.rounds) == (7, 1, 2, 3)
+    with pytest.raises(UnknownRuleSetError):
+        GAME.new_game(ROYALE, default_players(6))
+    with pytest.raises(UnknownRuleSetError):
+        GAME.new_game(ROYALE, ["red"])
+
+
+def test_the_imaginary_player_of_the_2_player_game_takes_a_colour_nobody_plays():
+    assert GAME.new_game(ROYALE, ["red", "blue"]).neutral is Colour.WHITE
+    assert GAME.new_game(ROYALE, ["white", "blue"]).neutral is Colour.BLACK
+    assert GAME.new_game(ROYALE, ["white", "black"]).neutral is Colour.GREY
+    assert GAME.new_game(ROYALE, ["red", "blue"], neutral="yellow").neutral is Colour.YELLOW
+    with pytest.raises(IllegalEventError, match="neutral colour"):
+        GAME.new_game(ROYALE, ["red", "blue"], neutral="red")
+    # From 3 players on there is no imaginary player, and white may play.
+    state = GAME.new_game(ROYALE, ["white", "red", "blue"])
+    assert state.neutral is None and state.ruleset.neutral_preroll_for(3) == 0
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_every_deal_from_a_shuffled_deck_is_ordered_by_pair_totals(seed):
+    state = GAME.new_game(ROYALE, PLAYERS[:3])
+    dealer = Dealer(ROYALE, random.Random(seed))
+    deal = dealer.deal(ROYALE.casinos, 0)
+    assert len(dealer.pile) == 90 - 12
+    assert all(len(cards) == 2 for cards in deal.casinos)
+    assert [pair_order(p) for p in deal.casinos] == sorted(pair_order(p) for p in deal.casinos)
+    check_pairs(state, deal)  # the dealer's deal is one the rules accept
+    assert apply(state, deal).phase is Phase.ROLL
+
+
+def test_equal_totals_put_the_pair_with_the_higher_card_higher():
+    """Three pairs of $100,000: $70k + $30k goes highest, then $60k + $40k, then $50k + $50k."""
+    pile = [30_000] * 6 + [50_000, 50_000, 40_000, 60_000, 30_000, 70_000]  # the top is the end
+    assert draw_pairs(pile, 6) == ((30_000, 30_000),) * 3 + ((50_000, 50_000), (60_000, 40_000), (70_000, 30_000))
+    assert pile == []
+
+
+def test_a_pass_costs_a_chip_keeps_the_dice_and_passes_the_turn():
+    state = GAME.new_game(ROYALE, PLAYERS[:3])
+    state = apply(state, BanknotesDealt(((30_000, 30_000), (40_000, 30_000), (40_000, 40_000), (70_000, 30_000),
+                                         (70_000, 60_000), (80_000, 50_000))))  # fmt: skip
+    assert legal_pass(state) is None  # before the roll
+    state = apply(state, GAME.event_from_json({"event": "rolled", "player": "red", "dice": [1, 1, 2, 3, 4, 5, 6],
+                                               "biggies": [6]}))  # fmt: skip
+    assert Passed(Colour.RED) in GAME.legal_moves(state)
+    after = apply(state, Passed(Colour.RED))
+    assert after.resource("chips") == (1, 2, 2)
+    assert (after.held_dice, after.held_biggies) == (state.held_dice, state.held_biggies)
+    assert after.to_act is Colour.BLUE and after.phase is Phase.ROLL
+    assert describe(Passed(Colour.RED), state) == "red pays 1 chip to pass and takes his dice back (1 chip left)"
+
+
+def test_las_vegas_has_no_pass():
+    rules = find_ruleset("las-vegas")
+    state = find_game("las-vegas").new_game(rules, ["red", "blue"])
+    state = apply(state, BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000))))
+    state = apply(state, event_from_json({"event": "rolled", "player": "red", "dice": [1, 2, 3, 4, 5, 6, 6, 6]}))
+    assert legal_pass(state) is None and not any(
+        isinstance(m, Passed) for m in find_game("las-vegas").legal_moves(state)
+    )
+    with pytest.raises(IllegalEventError, match="has no pass"):
+        apply(state, Passed(Colour.RED))
+
+
+def _games(players, games, seed):
+    rng = random.Random(seed)
+    for _ in range(games):
+        yield list(play(ROYALE, PLAYERS[:players], rng))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_games_keep_the_invariants_and_use_every_rule(players):
+    report = simulate(ROYALE, PLAYERS[:players], 60, seed=20261203)
+    summary = report.to_json()
+    assert report.failures == [] and summary["ok"]
+    assert set(summary["invariants"]) >= {"money_conserved", "preview_equals_settlement", "resources_never_negative"}
+    assert summary["checks"]["preview_equals_settlement"] == 60 * 3
+    kinds = Counter(type(e).__name__ for game in _games(players, 5, players) for e, _ in game if e is not None)
+    assert kinds["Passed"] > 0 and kinds["RoundScored"] == 15
+    assert (kinds["NeutralDiceRolled"] > 0) == (players == 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_chips_are_two_a_round_less_the_passes(players):
+    for game in _games(players, 4, 100 + players):
+        final = game[-1][1]
+        passes = Counter(e.player for e, _ in game if isinstance(e, Passed))
+        assert final.resource("chips") == tuple(2 * 3 - passes[p] for p in final.players)
+        assert final.phase is Phase.OVER
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_notation_round_trips_every_state_of_random_games(players):
+    for game in _games(players, 2, 7 * players):
+        for _, state in game:
+            text = to_notation(state)
+            assert from_notation(text) == state, text
+            assert len(text.split()) == 8
+
+
+def test_notation_refuses_a_missing_or_malformed_eighth_field():
+    text = to_notation(GAME.new_game(ROYALE, PLAYERS[:3]))
+    with pytest.raises(NotationError, match="has 8 fields"):
+        from_notation(text.rsplit(" ", 1)[0])
+    for bad in ("r:2,2", "x:2,2,2", "r:2,-1,2", "r:2,2,2:1", "r"):
+        with pytest.raises(NotationError, match="field 8"):
+            from_notation(text.rsplit(" ", 1)[0] + " " + bad)
+
+
+def test_a_record_replays_to_the_same_game_and_keeps_passes():
+    for players in (2, 4):
+        final = next(_games(players, 1, 31))[-1][1]
+        lines = list(record_lines(final))
+        assert any('"passed"' in line for line in lines)
+        again = read_record(lines)
+        assert again == final and again.history == final.history
+
+
+def test_events_round_trip_as_json():
+    for event in (Passed(Colour.GREEN), NeutralDiceRolled((1, 1, 2, 3, 4, 5, 6, 6)),
+                  BanknotesDealt(((30_000, 30_000),) * 6)):  # fmt: skip
+        assert event_from_json(event_to_json(event)) == event
+
+
+def test_settle_pays_two_cards_per_casino_seed_example_1():
+    """Seed "Pagar", example 1: Anna 5 dice, Ben 3, Carla 1 + Biggy, Denny 1 at a casino of $80k and $50k."""
+    out = settle_json({"game": "las-vegas-royale", "casinos": [
+        {"casino": 6, "dice": {"red": 5, "blue": 3, "green": 1, "black": 1}, "biggy": {"green": 1},
+         "banknotes": [80_000, 50_000]},
+        {"casino": 3, "biggy": {"blue": 1}, "banknotes": [40_000, 40_000]}]})  # fmt: skip
+    six, three = out["casinos"]
+    assert six["cancelled"] == ["blue", "green"] and six["paid"] == [
+        {"owner": "red", "banknote": 80_000},
+        {"owner": "black", "banknote": 50_000},
+    ]
+    assert three["paid"] == [{"owner": "blue", "banknote": 40_000}] and three["returned"] == [40_000]
+    assert out["totals"] == {"red": 80_000, "black": 50_000, "blue": 40_000} and "chips_usd" not in out
+
+
+def test_settle_counts_chips_only_where_asked():
+    table = {"game": "royale", "casinos": [{"casino": 1, "dice": {"red": 2}, "banknotes": [30_000, 40_000]}]}
+    assert settle_json(table)["totals"] == {"red": 40_000}
+    out = settle_json({**table, "chips": {"red": 3, "blue": 1}})
+    assert out["totals"] == {"red": 70_000, "blue": 10_000}
+    assert out["chips_usd"] == {"red": 30_000, "blue": 10_000}
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ({"game": "royale", "casinos": [{"casino": 1, "dice": {"red": 1}, "banknotes": [30_000, 40_000, 50_000]}]},
+     "3 cards"),
+    ({"game": "royale", "casinos": [{"casino": 1, "dice": {"red": 1}, "banknotes": [10_000]}]},
+     "not a banknote"),
+    ({"game": "royale", "casinos": [{"casino": 1, "dice": {"red": 8}, "banknotes": []}]}, "at most 7"),
+    ({"game": "royale", "chips": {"red": -1}, "casinos": []}, ">= 0"),
+    ({"game": "las-vegas", "chips": {"red": 1}, "casinos": []}, "no chips"),
+    ({"game": "royale", "variants": ["neutral"], "casinos": []}, "no variants"),
+])  # fmt: skip
+def test_settle_refuses_what_royale_cannot_hold(table, message):
+    with pytest.raises((NotationError, ValueError), match=message):
+        settle_json(table)
+
+
+def test_the_page_and_the_summary_show_chips():
+    final = next(_games(3, 1, 5))[-1][1]
+    summary = GAME.summary_json(final)
+    assert set(summary["chips"]) == {"red", "blue", "green"} and summary["chip_usd"] == 10_000
+    page = GAME.page_json(final, {"red": "Anna"})
+    assert page["players"][0]["name"] == "Anna" and "chips" in page["players"][0]
+    standings = {s["player"]: s["money"] for s in summary["standings"]}
+    money = final.money()
+    assert all(
+        standings[str(p)] == money[p] + 10_000 * c for p, c in zip(final.players, final.resource("chips"), strict=True)
+    )
+
+
+def test_simulate_and_play_on_the_command_line():
+    run = [sys.executable, "-m", "dice_referee.cli"]
+    out = subprocess.run([*run, "simulate", "--game", "las-vegas-royale", "--players", "4", "--games", "5"],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert '"resources_never_negative": true' in out.stdout
+    out = subprocess.run([*run, "play", "--game", "royale", "--players", "2", "--seed", "3"],
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "imaginary player's white dice" in out.stdout and "each of the chips at $10,000" in out.stdout

@@ -55,7 +55,11 @@ class LasVegas:
         return state.next_actor(current)
 
     def legal_moves(self, current: GameState) -> tuple[Event, ...]:
-        """The legal placements (and a pass where the rule set's hooks allow one)."""
+        """The legal placements (and a pass where the rule set's hooks allow one), or a pending step's choices."""
+        pending = current.pending
+        if pending is not None:
+            choices: tuple[Event, ...] = pending.handler.choices(current)
+            return choices
         moves: tuple[Event, ...] = state.legal_placements(current)
         passed = state.legal_pass(current)
         return moves if passed is None else (*moves, passed)
@@ -105,7 +109,8 @@ class LasVegas:
     def key(self, current: GameState) -> Hashable:
         """What the rest of the round depends on (two states with the same key have the same future)."""
         return (current.round, current.phase, current.turn, current.casinos, current.held_dice,
-                current.held_biggies, current.held_neutral, current.roll, current.resources)  # fmt: skip
+                current.held_biggies, current.held_neutral, current.roll, current.resources, current.tiles,
+                current.pending, current.bank)  # fmt: skip
 
     # Beyond the interface: a dice game's table and views.
 

@@ -11,8 +11,9 @@ casino 6) is a rule set whose :class:`Hooks` replace some of these, with no chan
 - :attr:`Hooks.rank`: the final standings and their tie-break (Las Vegas: money, then notes);
 - :attr:`Hooks.resources` and :attr:`Hooks.pass_cost`: per-player resources (chips), what a
   :class:`~referee.lasvegas.events.Passed` move costs (Las Vegas: none, no pass);
-- :attr:`Hooks.tiles`: casino tiles that act when dice are placed on their casino, before it pays
-  out and at the end of a round (Las Vegas: none);
+- casino tiles (:class:`CasinoTile`, laid each round in :attr:`GameState.tiles`) that act when dice
+  are placed on their casino, before it pays out and at the end of a round, and :class:`Pending`
+  steps for their rolls and decisions; :attr:`Hooks.round_start` lays them (Las Vegas: none);
 - :attr:`Hooks.draw`: how the random dealer draws a deal from the pile (Royale: six pairs, ordered by
   their totals), matching what :attr:`Hooks.deal` accepts.
 
@@ -26,8 +27,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from referee.errors import IllegalDealError
 from referee.lasvegas.scoring import CasinoPayout, Standing, rank_standings, score_casino
@@ -37,7 +38,19 @@ if TYPE_CHECKING:
     from referee.lasvegas.events import BanknotesDealt, DicePlaced
     from referee.lasvegas.state import GameState
 
-__all__ = ["LAS_VEGAS_HOOKS", "CasinoTile", "Hooks", "check_minimum_bank", "money_then_notes", "pass_left"]
+__all__ = [
+    "LAS_VEGAS_HOOKS",
+    "CasinoTile",
+    "Hooks",
+    "LaidTile",
+    "Pending",
+    "StepHandler",
+    "ask",
+    "check_minimum_bank",
+    "money_then_notes",
+    "pass_left",
+    "resolved",
+]
 
 
 def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
@@ -95,26 +108,108 @@ def money_then_notes(state: GameState) -> tuple[Standing, ...]:
 
 
 class CasinoTile(Protocol):
-    """A tile lying beside one casino that changes what happens there (Royale's casino tiles).
+    """A tile laid beside one casino for a round that changes what happens there (Royale's tiles).
 
-    The engine calls each hook at its moment; a hook returns its input unchanged when it has
-    nothing to do. A tile that needs a decision or hidden information gets it as an event.
+    Which tiles lie where this round is part of the state (:attr:`GameState.tiles`, a
+    :class:`LaidTile` each, with the tile's own memory of the round); the tile object itself holds
+    only its rules and options. The engine calls each hook at its moment with the tile's index in
+    ``state.tiles``; a hook returns its input unchanged when it has nothing to do. A tile that needs a
+    roll, a decision or hidden information sets :attr:`GameState.pending` (a :class:`Pending` whose
+    handler is the tile) and gets it as an event.
     """
 
-    casino: int
-    """The casino it lies beside."""
+    id: ClassVar[str]
+    """Its code, e.g. ``"A2"``."""
+    name: ClassVar[str]
+    """Its name, e.g. ``"Jackpot"``."""
 
-    def on_placed(self, state: GameState, event: DicePlaced) -> GameState:
+    def on_placed(self, state: GameState, index: int, event: DicePlaced) -> GameState:
         """After dice are placed on its casino (the state already holds them)."""
         ...
 
-    def before_payout(self, state: GameState, payout: CasinoPayout) -> CasinoPayout:
+    def before_payout(self, state: GameState, index: int, payout: CasinoPayout) -> CasinoPayout:
         """Before its casino pays out (and in every preview of it)."""
         ...
 
-    def at_round_end(self, state: GameState) -> GameState:
-        """After the round is settled, before the next deal."""
+    def at_round_end(self, settled: GameState, index: int, after: GameState) -> GameState:
+        """After the round is settled (``settled``: the table before; returns ``after`` changed)."""
         ...
+
+    def status(self, state: GameState, index: int) -> str:
+        """What it would do now, in words (for the page)."""
+        ...
+
+
+class StepHandler(Protocol):
+    """What handles a :class:`Pending` step: a tile, or a game's own setup step."""
+
+    def step(self, state: GameState, event: Any) -> GameState:
+        """Applies the event the step waits for (already checked to be of an accepted type)."""
+        ...
+
+    def choices(self, state: GameState) -> tuple[Any, ...]:
+        """The legal decisions of the step's actor (empty for a chance step)."""
+        ...
+
+    def chance(self, state: GameState, draw: Any) -> Any:
+        """A random event for a chance step: ``draw`` is the random dealer (its ``rng`` and ``pile``)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A step the rules put before play goes on: lay the round's tiles, a tile's roll or decision.
+
+    While one is pending, :func:`~referee.lasvegas.state.apply` accepts only its events and
+    :func:`~referee.lasvegas.state.next_actor` names its actor.
+    """
+
+    actor: Any
+    """The player to decide (a colour), or ``Turn.CHANCE`` for a roll or a draw."""
+    accepts: tuple[type, ...]
+    """The event types the step accepts."""
+    what: str
+    """What is awaited, in words (``"roll the 2 black dice for the Jackpot by casino 1"``)."""
+    handler: StepHandler
+    """Who applies the event."""
+    data: tuple[Any, ...] = ()
+    """What the step remembers (a roll so far, the guess to make)."""
+    then: Pending | None = None
+    """The step that waits after this one (steps queue: a tile's decision, then the next round's tiles)."""
+
+
+def ask(state: GameState, step: Pending) -> GameState:
+    """``state`` with ``step`` queued after any step already pending."""
+    if state.pending is None:
+        return state.evolve(pending=step)
+
+    def queued(pending: Pending) -> Pending:
+        return replace(pending, then=step if pending.then is None else queued(pending.then))
+
+    return state.evolve(pending=queued(state.pending))
+
+
+def resolved(state: GameState, event: Any, then: Pending | None = None, **changes: Any) -> GameState:
+    """The state after the pending step took ``event``: ``then`` (a follow-up step) or the next queued one.
+
+    ``changes`` are fields of the state to change with it (``resources=...``).
+    """
+    assert state.pending is not None
+    queued = state.pending.then
+    pending = queued if then is None else replace(then, then=queued)
+    return state.evolve(pending=pending, log=(state.log, event), **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class LaidTile:
+    """A casino tile lying beside a casino this round, with its memory of the round."""
+
+    casino: int
+    """The casino it lies beside."""
+    tile: CasinoTile
+    """The tile (its rules and options)."""
+    memo: Any = None
+    """Its state this round (a counter, the holder of its token), as the tile defines it."""
 
 
 PayRule = Callable[[CasinoId, Mapping[Any, int], Sequence[int], Collection[Any]], CasinoPayout]
@@ -140,15 +235,12 @@ class Hooks:
     """How many of each resource every player gets at the start of each later round."""
     pass_cost: tuple[tuple[str, int], ...] | None = None
     """What a pass (keep the dice, place nothing) costs; None: the game has no pass."""
-    tiles: tuple[CasinoTile, ...] = ()
-    """Casino tiles in play."""
+    round_start: Callable[[GameState], GameState] | None = None
+    """What the rules ask at the start of every round, before the deal (Royale's main game: lay the
+    tiles, a :class:`Pending` chance step); None: nothing."""
     draw: Callable[[list[int], int], tuple[tuple[int, ...], ...]] | None = None
     """How a dealer draws a deal from the top (the end) of the face-down pile, which it shortens:
     ``(pile, casinos) -> notes per casino``; None: Las Vegas's, each casino up to the minimum bank."""
-
-    def tiles_at(self, casino: int) -> tuple[CasinoTile, ...]:
-        """The tiles beside one casino."""
-        return tuple(tile for tile in self.tiles if tile.casino == casino)
 
 
 LAS_VEGAS_HOOKS = Hooks()

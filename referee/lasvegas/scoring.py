@@ -61,6 +61,8 @@ class Payment:
     """The note he takes, or None when the casino ran out of notes before his rank."""
     neutral: bool = False
     """True for a neutral owner, whose note goes back under the pile."""
+    source: str = ""
+    """Why he is paid when not for his rank with a note lying here (a tile's reward from the bank)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,8 @@ class CasinoPayout:
                 lines.append(f"{who} gets nothing: no note left for {dice}")
             elif payment.neutral:
                 lines.append(f"{who} takes {format_usd(payment.banknote_usd)} with {dice}: it goes under the pile")
+            elif payment.source:
+                lines.append(f"{who} takes {format_usd(payment.banknote_usd)}: {payment.source}")
             else:
                 lines.append(f"{who} takes {format_usd(payment.banknote_usd)} with {dice}")
         return lines
@@ -193,7 +197,7 @@ def score_casino(
             is_neutral = owner in neutral
             if is_neutral and note is not None:
                 returned.append(note)
-            ranking.append(_payment(owner, -count, note, is_neutral))
+            ranking.append(_payment(owner, -count, note, is_neutral, ""))
         index = end
     returned.extend(notes[len(ranking) :])
     returned.sort(reverse=True)
@@ -275,7 +279,15 @@ def rank_standings(won: Mapping[Colour, Sequence[int]]) -> tuple[Standing, ...]:
         won: the notes each player has won, in seat order (the order breaks nothing; it only orders
             players of equal rank).
     """
-    keyed = [(sum(notes), len(notes), player) for player, notes in won.items()]
+    return rank_money({player: (sum(notes), len(notes)) for player, notes in won.items()})
+
+
+def rank_money(totals: Mapping[Colour, tuple[int, int]]) -> tuple[Standing, ...]:
+    """Ranks players by ``(money, count)`` pairs: most money, then the higher count; equal on both share a rank.
+
+    The count is what breaks a tie of money (Las Vegas: notes; Royale: cards plus chips).
+    """
+    keyed = [(usd, count, player) for player, (usd, count) in totals.items()]
     ordered = sorted(keyed, key=lambda item: (-item[0], -item[1]))
     standings: list[Standing] = []
     for index, (money, count, player) in enumerate(ordered):

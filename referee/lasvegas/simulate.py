@@ -60,6 +60,8 @@ class Dealer:
     def __init__(self, ruleset: RuleSet, rng: random.Random) -> None:
         self.pile = ruleset.deck_notes()
         rng.shuffle(self.pile)
+        self.rng = rng
+        """The game's random source (a pending chance step of a tile draws from it)."""
         self.draw = ruleset.hooks.draw
 
     def deal(self, casinos: int, minimum_usd: int) -> BanknotesDealt:
@@ -157,7 +159,11 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
     while True:
         phase = state.phase
         event: Event
-        if phase is Phase.ROLL:
+        pending = state.pending
+        if pending is not None:  # a tile's roll or decision, the round's tiles (Royale's main game)
+            choices = pending.handler.choices(state)
+            event = rng.choice(choices) if choices else pending.handler.chance(state, dealer)
+        elif phase is Phase.ROLL:
             event = _roll(state, rng)
         elif phase is Phase.PLACE:
             roll = state.roll
@@ -176,9 +182,7 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
             before = state
             state = apply(state, event)
             # Notes that were on the table and were not won go back under the pile.
-            left = Counter(note for casino in before.casinos for note in casino.banknotes)
-            left.subtract(note for old, new in zip(before.won, state.won, strict=True) for note in new[len(old) :])
-            dealer.put_under(sorted(left.elements(), reverse=True))
+            dealer.put_under(sorted(preview(before).returned(), reverse=True))
             yield event, state
             continue
         else:
@@ -404,16 +408,17 @@ def _check_round(before: GameState, after: GameState, placed: Counter[str], pile
 
     report.checks["cancelled_receive_nothing"] += 1
     for casino in payout.casinos:
-        paid = {p.owner for p in casino.paid}
+        paid = {p.owner for p in casino.paid if not p.source}  # a tile's reward (``source``) is not for the rank
         if paid & set(casino.cancelled):
             report.failures.append(f"cancelled_receive_nothing: casino {casino.casino} {tag}")
 
     report.checks["money_conserved"] += 1
-    if +after.pile() != pile or sum(pile.elements()) + sum(map(sum, after.won)) != sum(rules.deck_notes()):
+    held = sum(pile.elements()) + sum(map(sum, after.won)) + sum(after.bank)  # the bank: Royale's main game
+    if +after.pile() != pile or held != sum(rules.deck_notes()):
         report.failures.append(f"money_conserved: round {before.round}: pile {sorted(pile.elements())} "
                                f"but the engine's is {sorted(after.pile().elements())} {tag}")  # fmt: skip
     dealt = sum(len(c.banknotes) for c in before.casinos)
-    paid_count = sum(len(c.paid) for c in payout.casinos)
+    paid_count = sum(1 for c in payout.casinos for p in c.paid if not p.source)
     if dealt != paid_count + len(payout.returned()):
         report.failures.append(f"money_conserved: {dealt} notes dealt, {paid_count} paid, "
                                f"{len(payout.returned())} returned {tag}")  # fmt: skip

@@ -33,6 +33,7 @@ from referee.lasvegas.events import (
     Passed,
     RoundScored,
 )
+from referee.lasvegas.hooks import LaidTile, Pending
 from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.scoring import CasinoPayout, Outcome, RoundPayout, Standing, Termination
 from referee.types import CasinoId, Colour
@@ -146,6 +147,12 @@ class GameState:
     """Notes each player has won, in the order won."""
     resources: tuple[tuple[int, ...], ...] = ()
     """Per player, how many of each resource the rule set's hooks name he has (Las Vegas: none)."""
+    tiles: tuple[LaidTile, ...] = ()
+    """The casino tiles laid this round, each with its memory (Las Vegas: none)."""
+    pending: Pending | None = None
+    """A step the rules put before play goes on (a tile's roll or decision), or None."""
+    bank: tuple[int, ...] = ()
+    """Notes lying face up as the bank that tiles pay from, highest first (Royale's main game)."""
     log: tuple[Any, ...] | None = field(default=None, compare=False, repr=False)
     """The events applied since :func:`new_game`, newest first, as ``(earlier log, event)`` pairs
     (appending is then constant time); read them as :attr:`history`."""
@@ -224,11 +231,17 @@ class GameState:
         for notes in self.won:
             for note in notes:
                 pile[note] -= 1
+        for note in self.bank:
+            pile[note] -= 1
         return Counter(pile)
 
     def money(self) -> dict[Colour, int]:
         """Dollars won so far per player, in seat order."""
         return {player: sum(notes) for player, notes in zip(self.players, self.won, strict=True)}
+
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with the named fields changed, unchecked: for rules code (tiles, hooks), not for play."""
+        return _evolve(self, **changes)
 
     def to_notation(self) -> str:
         """The canonical table notation (see :mod:`referee.lasvegas.notation`)."""
@@ -291,7 +304,7 @@ def new_game(
         raise UnknownRuleSetError(f"{ruleset.name} needs a neutral colour")
     n = len(seats)
     held_dice, held_biggies, held_neutral = _full_hands(ruleset, n)
-    return GameState(
+    state = GameState(
         ruleset=ruleset,
         players=seats,
         neutral=neutral_colour,
@@ -307,6 +320,8 @@ def new_game(
         won=((),) * n,
         resources=(tuple(count for _, count in ruleset.hooks.resources),) * n if ruleset.hooks.resources else (),
     )
+    start = ruleset.hooks.round_start
+    return state if start is None else start(state)
 
 
 def _full_hands(ruleset: RuleSet, players: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
@@ -322,6 +337,9 @@ def next_actor(state: GameState) -> Colour | Turn:
         The player to place dice; :data:`CHANCE` for a deal or a roll (``state.to_act`` says whose
         dice are rolled); :data:`SETTLEMENT` when the round is to be settled; :data:`GAME_OVER`.
     """
+    if state.pending is not None:
+        actor: Colour | Turn = state.pending.actor
+        return actor
     phase = state.phase
     if phase is Phase.PLACE:
         return state.players[state.turn]
@@ -464,10 +482,10 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
     phase, turn = _next_turn(seat, held_dice, held_biggies, held_neutral)
     after = _evolve(state, phase=phase, turn=turn, casinos=tables, held_dice=held_dice, held_biggies=held_biggies,
                     held_neutral=held_neutral, roll=None, log=(state.log, event))  # fmt: skip
-    hooks = state.ruleset.hooks
-    if hooks.tiles:  # most games have none: no call on the hot path
-        for tile in hooks.tiles_at(value):
-            after = tile.on_placed(after, event)
+    if state.tiles:  # most games have none: no call on the hot path
+        for index, laid in enumerate(state.tiles):
+            if laid.casino == value:
+                after = laid.tile.on_placed(after, index, event)
     return after
 
 
@@ -576,11 +594,26 @@ def _score(state: GameState, event: RoundScored) -> GameState:
         state, round=state.round if last else state.round + 1, phase=Phase.OVER if last else Phase.DEAL, turn=-1,
         start=state.start if last else hooks.next_start(state), casinos=(_empty_casino(n),) * rules.casinos,
         held_dice=held_dice, held_biggies=held_biggies, held_neutral=held_neutral, roll=None, won=won,
-        resources=resources, log=(state.log, event),
+        resources=resources, tiles=(), log=(state.log, event),
     )  # fmt: skip
-    for tile in hooks.tiles:
-        after = tile.at_round_end(after)
+    if state.bank:  # notes a tile paid from the bank left it
+        after = _evolve(after, bank=_less(state.bank, _from_bank(state, payout)))
+    for index, laid in enumerate(state.tiles):
+        after = laid.tile.at_round_end(state, index, after)
+    if hooks.round_start is not None and not last:
+        after = hooks.round_start(after)
     return after
+
+
+def _from_bank(state: GameState, payout: RoundPayout) -> list[int]:
+    """The notes a payout pays that were not lying at a casino (a tile's reward, from the bank)."""
+    return [p.banknote_usd for c in payout.casinos for p in c.ranking if p.source and p.banknote_usd is not None]
+
+
+def _less(notes: tuple[int, ...], taken: list[int]) -> tuple[int, ...]:
+    left = Counter(notes)
+    left.subtract(taken)
+    return tuple(sorted(left.elements(), reverse=True))
 
 
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
@@ -591,6 +624,10 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     Passed: _pass,
     RoundScored: _score,
 }
+
+
+_KINDS = {BanknotesDealt: "deal", NeutralDiceRolled: "neutral pre-roll", DiceRolled: "roll", DicePlaced: "placement",
+          Passed: "pass", RoundScored: "settlement"}  # fmt: skip
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -610,10 +647,21 @@ def apply(state: GameState, event: Event) -> GameState:
         IllegalDealError: notes below or above the minimum, or not in the pile.
         IllegalEventError: anything else that does not fit (the base class of all of the above).
     """
+    pending = state.pending
+    if pending is not None:
+        return _step(state, pending, event)
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise IllegalEventError(f"not an event: {event!r}")
     return handler(state, event)
+
+
+def _step(state: GameState, pending: Pending, event: Any) -> GameState:
+    """The event a pending step waits for, applied by the step's handler (a tile or the game's setup)."""
+    if type(event) not in pending.accepts:
+        kind = _KINDS.get(type(event), type(event).__name__)
+        raise OutOfTurnError(f"no {kind} now: first {pending.what}")
+    return pending.handler.step(state, event)
 
 
 def replay(state: GameState, events: Sequence[Event]) -> GameState:
@@ -658,9 +706,10 @@ def _score_table(state: GameState, number: int, neutral: tuple[Colour, ...]) -> 
     hooks = state.ruleset.hooks
     casino = CasinoId(number)
     payout: CasinoPayout = hooks.pay(casino, state.counts(number), state.casinos[number - 1].banknotes, neutral)
-    if hooks.tiles:
-        for tile in hooks.tiles_at(number):
-            payout = tile.before_payout(state, payout)
+    if state.tiles:
+        for index, laid in enumerate(state.tiles):
+            if laid.casino == number:
+                payout = laid.tile.before_payout(state, index, payout)
     return payout
 
 
@@ -674,6 +723,6 @@ def standings(state: GameState) -> tuple[Standing, ...]:
 
 def outcome(state: GameState) -> Outcome | None:
     """The result once the game is over, else None."""
-    if state.phase is not Phase.OVER:
+    if state.phase is not Phase.OVER or state.pending is not None:  # a tile may still pay after the last round
         return None
     return Outcome(Termination.ROUNDS_PLAYED, standings(state))

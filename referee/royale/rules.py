@@ -188,10 +188,14 @@ RULESETS: tuple[RuleSet, ...] = (ROYALE,)
 
 
 def find_ruleset(name: str, variants: Iterable[str] = ()) -> RuleSet:
-    """Royale's rule set by name (``"las-vegas-royale"`` or an alias); it has no variants yet.
+    """Royale's rule set by name (``"las-vegas-royale"`` or an alias), the basic game or the main game.
+
+    The main game is the variant ``main``, with optional parts ``tiles=A1,A2,...`` (the tiles that
+    may be laid; default every tile built) and ``casinos=1,2,3`` (where they lie; ``casinos=`` for
+    none): ``"las-vegas-royale+main+tiles=A2,C1,D1"``. See :mod:`referee.royale.main`.
 
     Raises:
-        UnknownRuleSetError: for another game or any variant.
+        UnknownRuleSetError: for another game, an unknown variant or a tile that is not built.
     """
     if not isinstance(name, str) or not name.strip():
         raise UnknownRuleSetError(f"a game name is a non-empty string, got {name!r}")
@@ -200,12 +204,29 @@ def find_ruleset(name: str, variants: Iterable[str] = ()) -> RuleSet:
     return _find(name, tuple(variants))
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=64)
 def _find(name: str, variants: tuple[str, ...]) -> RuleSet:
     game, *parts = name.split("+")
     if name_key(game) not in (GAME_NAME, *GAME_ALIASES):
         raise UnknownRuleSetError(f"unknown game {game!r}; this is {GAME_NAME}")
-    wanted = [p for p in (*parts, *variants) if p.strip()]
-    if wanted:
-        raise UnknownRuleSetError(f"unknown variant {wanted[0]!r}; {GAME_NAME} has no variants yet")
-    return ROYALE
+    wanted = [p.strip() for p in (*parts, *variants) if p.strip()]
+    if not wanted:
+        return ROYALE
+    options: dict[str, tuple[str, ...]] = {}
+    for part in wanted:
+        key, has_value, value = part.partition("=")
+        key = name_key(key)
+        if key in ("main", "main-game") and not has_value:
+            options["main"] = ()
+        elif key in ("tiles", "casinos") and has_value:
+            options[key] = tuple(v.strip() for v in value.split(",") if v.strip())
+        else:
+            raise UnknownRuleSetError(f"unknown variant {part!r}; {GAME_NAME} has the variant 'main' (the main game "
+                                      "with casino tiles), with 'tiles=A1,A2,...' and 'casinos=1,2,3'")  # fmt: skip
+    from referee.royale.main import DEFAULT_CASINOS, main_ruleset
+
+    try:
+        casinos = tuple(int(c) for c in options["casinos"]) if "casinos" in options else DEFAULT_CASINOS
+    except ValueError:
+        raise UnknownRuleSetError(f"casinos={','.join(options['casinos'])}: casino numbers 1 to 6") from None
+    return main_ruleset(tuple(c.upper() for c in options["tiles"]) if "tiles" in options else None, casinos)

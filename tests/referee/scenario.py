@@ -6,14 +6,18 @@ One directive per line (``#`` starts a comment):
   the registry played with dice: Las Vegas, Las Vegas Royale).
 - Events: ``deal 60 / 50 / 40,10 / 90 / 70 / 80`` (thousands per casino), ``preroll 3 6``,
   ``roll PLAYER 1 3 3 [* BIGGY...] [+ NEUTRAL...]``, ``place PLAYER CASINO [DICE [BIGGYS [NEUTRAL]]]``
-  (without counts: every rolled die of that value), ``pass PLAYER``, ``score``.
+  (without counts: every rolled die of that value), ``pass PLAYER``, ``score``; Royale's main game:
+  ``tiles 1:A2 2:C1 3:D1``, ``lay-bank 30*11,40*11`` (thousands * count), ``black 3 4`` (the 2 black
+  dice), ``choose PLAYER CHOICE [AMOUNT]`` (a tile's decision).
 - ``error ERRORCLASS text``: the event on the line before must raise that error with ``text`` in its
   message; the state stays as it was.
 - Checks: ``notation TEXT``, ``next PLAYER|chance|settlement|game-over``,
   ``payout CASINO: paid red 60 black 30; cancelled blue green; returned 20`` (parts optional,
   ``-`` for none), ``money red 90 blue 0``, ``winners red [blue]``, ``legal CASINO...`` (the casinos
   the player to act may choose), ``chips red 2 blue 3`` (Royale), ``starts PLAYER`` (this round's
-  start player), ``final red 1 190 5`` (rank, money with chips counted, cards plus chips).
+  start player), ``final red 1 190 5`` (rank, money with chips counted, cards plus chips),
+  ``tokens red 20`` (thousands), ``memo CASINO VALUE|-`` (the tile's memory), ``asks TEXT|-`` (the
+  step pending, a part of its words), ``bank-is 30*11,...``, ``choices CHOICE[:AMOUNT]...``.
 """
 
 from __future__ import annotations
@@ -37,7 +41,8 @@ from referee import (
     place_all,
     preview,
 )
-from referee.game import find_game, find_ruleset
+from referee.game import find_game, find_ruleset, game_of
+from referee.royale.events import BankLaid, BlackDiceRolled, TileChoice, TilesLaid
 from referee.types import Colour
 
 SCENARIOS = Path(__file__).with_name("scenarios")
@@ -90,16 +95,46 @@ def event_for(line: Line, state: GameState):
         return DicePlaced(Colour.from_str(player), int(casino), *(int(c) for c in counts))
     if line.verb == "pass":
         return Passed(Colour.from_str(line.args[0]))
+    if line.verb == "tiles":
+        return TilesLaid(tuple((int(part.split(":")[0]), part.split(":")[1]) for part in line.args))
+    if line.verb == "lay-bank":
+        return BankLaid(_cards(line.text))
+    if line.verb == "black":
+        return BlackDiceRolled(tuple(int(v) for v in line.args))
+    if line.verb == "choose":
+        player, choice, *amount = line.args
+        return TileChoice(Colour.from_str(player), choice, int(amount[0]) if amount else 0)
     if line.verb == "score":
         return RoundScored()
     return None
 
 
+def _cards(text: str) -> tuple[int, ...]:
+    return tuple(int(value) * 1000 for part in text.split(",") for value, count in [part.split("*")]
+                 for _ in range(int(count)))  # fmt: skip
+
+
 def check(line: Line, state: GameState) -> None:
     where = f"line {line.number}: {line.verb} {line.text}"
+    game = game_of(state)
     if line.verb == "notation":
-        assert state.to_notation() == line.text, where
-        assert GameState.from_notation(line.text) == state, where
+        assert game.to_notation(state) == line.text, where
+        assert game.from_notation(line.text) == state, where
+    elif line.verb == "tokens":
+        pairs = {k: int(v) for k, v in zip(line.args[::2], line.args[1::2], strict=True)}
+        tokens = {p.value: n // 1000 for p, n in zip(state.players, state.resource("tokens"), strict=True)}
+        assert pairs == {k: tokens[k] for k in pairs}, f"{where}: {tokens}"
+    elif line.verb == "memo":
+        laid = next(t for t in state.tiles if t.casino == int(line.args[0]))
+        assert str(laid.memo) == line.args[1].replace("-", "None"), f"{where}: memo {laid.memo}"
+    elif line.verb == "asks":
+        what = state.pending.what if state.pending is not None else "-"
+        assert (line.text in what) if line.text != "-" else what == "-", f"{where}: asks {what!r}"
+    elif line.verb == "bank-is":
+        assert state.bank == tuple(sorted(_cards(line.text), reverse=True)), f"{where}: bank {state.bank}"
+    elif line.verb == "choices":
+        got = [f"{c.choice}:{c.amount}" if c.amount else c.choice for c in game.legal_moves(state)]
+        assert got == line.args, f"{where}: choices {got}"
     elif line.verb == "next":
         actor = next_actor(state)
         name = actor.value if isinstance(actor, Colour) else actor.value.replace(" ", "-")
@@ -159,7 +194,7 @@ def run(path: Path) -> GameState:
             state = find_game(rules.game).new_game(rules, names, **options)
             continue
         if line.verb == "start":
-            state = GameState.from_notation(line.text)
+            state = find_game(line.args[0]).from_notation(line.text)
             continue
         assert state is not None, f"line {line.number}: no game or start line yet"
         event = event_for(line, state)

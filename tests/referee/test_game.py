@@ -33,6 +33,7 @@ from referee import (
 from referee._fast import fast_evolve
 from referee.game import CHANCE, SETTLEMENT, replay
 from referee.lasvegas import GAME, LasVegas
+from referee.lasvegas.hooks import LaidTile
 from referee.lasvegas.scoring import CasinoPayout, score_casino
 from referee.lasvegas.simulate import play, random_game
 from referee.record import read_record, record_lines
@@ -197,25 +198,28 @@ class DoubleFirstNote:
     def __init__(self):
         self.placed, self.ended = [], 0
 
-    def on_placed(self, state, event):
+    def on_placed(self, state, index, event):
+        assert state.tiles[index].tile is self
         self.placed.append((event.casino, state.casinos[2].dice))
         return state
 
-    def before_payout(self, state, payout):
+    def before_payout(self, state, index, payout):
         first = payout.ranking[:1]
         if not first or first[0].banknote_usd is None:
             return payout
         extra = dataclasses.replace(first[0], banknote_usd=first[0].banknote_usd)
         return dataclasses.replace(payout, ranking=(first[0], extra, *payout.ranking[1:]))
 
-    def at_round_end(self, state):
+    def at_round_end(self, settled, index, after):
         self.ended += 1
-        return state
+        assert after.tiles == () and settled.tiles[index].tile is self
+        return after
 
 
 def test_casino_tiles_act_on_placement_before_payout_and_at_round_end():
     tile = DoubleFirstNote()
-    state = rolled(Hooks(tiles=(tile,)))
+    state = rolled(Hooks())
+    state = state.evolve(tiles=(LaidTile(3, tile),))
     state = apply(state, place_all(state, 3))
     assert tile.placed == [(3, (2, 0))]
     state = apply(state, DiceRolled(BLUE, (1, 1, 1, 1, 1, 1, 1, 1)))

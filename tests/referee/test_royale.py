@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from referee import Colour, IllegalEventError, NotationError, UnknownRuleSetError
-from referee.game import find_game, find_ruleset, game_of
+from referee.game import CHANCE, find_game, find_ruleset, game_of
 from referee.lasvegas.events import BanknotesDealt, NeutralDiceRolled, Passed
 from referee.lasvegas.jsonio import event_from_json, event_to_json, settle_json
 from referee.lasvegas.narrate import describe
@@ -22,7 +22,9 @@ from referee.lasvegas.simulate import Dealer, default_players, play, simulate
 from referee.lasvegas.state import Phase, apply, legal_pass
 from referee.record import read_record, record_lines
 from referee.royale import GAME, ROYALE
+from referee.royale.events import BankLaid, TileChoice, TilesLaid
 from referee.royale.rules import DECK, check_pairs, draw_pairs, pair_order
+from referee.royale.tiles import TILES
 
 PLAYERS = ["red", "blue", "green", "black", "yellow"]
 
@@ -32,7 +34,7 @@ def test_royale_is_found_by_name_alias_and_rule_set():
     assert find_game("Las Vegas Royale") is GAME and find_game("royale") is GAME
     assert find_ruleset("royale") is ROYALE
     assert game_of(GAME.new_game(ROYALE, PLAYERS[:3])) is GAME
-    with pytest.raises(UnknownRuleSetError, match="no variants"):
+    with pytest.raises(UnknownRuleSetError, match="unknown variant 'neutral'; las-vegas-royale has the variant 'main'"):
         find_ruleset("las-vegas-royale+neutral")
 
 
@@ -195,7 +197,7 @@ def test_settle_counts_chips_only_where_asked():
     ({"game": "royale", "casinos": [{"casino": 1, "dice": {"red": 8}, "banknotes": []}]}, "at most 7"),
     ({"game": "royale", "chips": {"red": -1}, "casinos": []}, ">= 0"),
     ({"game": "las-vegas", "chips": {"red": 1}, "casinos": []}, "no chips"),
-    ({"game": "royale", "variants": ["neutral"], "casinos": []}, "no variants"),
+    ({"game": "royale", "variants": ["neutral"], "casinos": []}, "unknown variant"),
 ])  # fmt: skip
 def test_settle_refuses_what_royale_cannot_hold(table, message):
     with pytest.raises((NotationError, ValueError), match=message):
@@ -225,3 +227,91 @@ def test_simulate_and_play_on_the_command_line():
                          capture_output=True, text=True, check=False)  # fmt: skip
     assert out.returncode == 0, out.stderr
     assert "imaginary player's white dice" in out.stdout and "each of the chips at $10,000" in out.stdout
+
+
+# The main game: tiles laid each round, the bank, the tiles' rolls and decisions (scenarios/royale_tile_*.txt
+# hold each tile's golden cases).
+
+MAIN = find_ruleset("las-vegas-royale+main")
+
+
+def _main_games(players, games, seed, rules=MAIN):
+    rng = random.Random(seed)
+    for _ in range(games):
+        yield list(play(rules, PLAYERS[:players], rng))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_main_games_keep_the_invariants(players):
+    report = simulate(MAIN, PLAYERS[:players], 40, seed=20261204)
+    assert report.failures == [] and report.to_json()["ok"]
+
+
+def test_random_main_games_use_every_tile_and_every_decision():
+    kinds = Counter()
+    for players in (2, 3, 4, 5):
+        for game in _main_games(players, 6, players):
+            for event, _ in game:
+                kinds[type(event).__name__ if not isinstance(event, TileChoice) else event.choice] += 1
+            laid = {code for e, _ in game if isinstance(e, TilesLaid) for _, code in e.tiles}
+            assert laid <= set(TILES)
+    for kind in ("TilesLaid", "BankLaid", "BlackDiceRolled", "guess", "reveal", "stop", "higher", "lower", "split",
+                 "pick", "activate", "move"):  # fmt: skip
+        assert kinds[kind] > 0, kind
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_main_game_states_round_trip_through_notation_json_and_records(players):
+    for game in _main_games(players, 3, 40 + players):
+        before = None
+        for event, state in game:
+            text = GAME.to_notation(state)
+            assert GAME.from_notation(text) == state, text
+            if event is not None:
+                assert GAME.event_from_json(GAME.event_to_json(event)) == event
+                assert GAME.narrate(event, before)
+            before = state
+        final = game[-1][1]
+        assert read_record(list(record_lines(final))) == final
+        assert GAME.outcome(final) is not None
+
+
+def test_the_tiles_in_play_and_their_casinos_are_a_setting():
+    rules = find_ruleset("royale+main+tiles=A2,C1,D1+casinos=4,5,6")
+    assert rules.name == "las-vegas-royale+main+tiles=A2,C1,D1+casinos=4,5,6"
+    for game in _main_games(3, 5, 1, rules):
+        for event, _ in game:
+            if isinstance(event, TilesLaid):
+                assert {casino for casino, _ in event.tiles} == {4, 5, 6}
+                assert {code for _, code in event.tiles} == {"A2", "C1", "D1"}
+    none = find_ruleset("royale+main+casinos=")
+    game = next(_main_games(3, 1, 2, none))
+    assert not any(isinstance(e, TilesLaid) for e, _ in game)
+    with pytest.raises(UnknownRuleSetError, match="not built yet"):
+        find_ruleset("royale+main+tiles=E1,A2")
+    with pytest.raises(UnknownRuleSetError, match="no tile 'Z9'"):
+        find_ruleset("royale+main+tiles=Z9")
+    with pytest.raises(UnknownRuleSetError, match="need as many different tiles"):
+        find_ruleset("royale+main+tiles=A1,A2")
+    with pytest.raises(UnknownRuleSetError, match="casinos 1 to 6"):
+        find_ruleset("royale+main+casinos=0,7")
+
+
+def test_the_page_shows_the_tiles_the_bank_and_what_is_asked():
+    state = GAME.new_game(MAIN, PLAYERS[:3])
+    page = GAME.page_json(state, {})
+    assert page["asks"]["what"].startswith("lay the casino tiles") and page["asks"]["who"] == "chance"
+    state = GAME.apply(state, TilesLaid(((1, "A1"), (2, "C1"), (3, "D1"))))
+    state = GAME.apply(state, BankLaid(tuple(n for n in Dealer(MAIN, random.Random(1)).pile[:54])))
+    page = GAME.page_json(state, {})
+    assert [t["name"] for t in page["tiles"]] == ["Lucky Punch", "High Five", "Pay Day"]
+    assert len(page["bank"]) == 54 and page["asks"] is None and page["tokens"] == {"red": 0, "blue": 0, "green": 0}
+
+
+def test_a_step_pending_refuses_every_other_event_and_says_what_it_waits_for():
+    state = GAME.new_game(MAIN, PLAYERS[:3])
+    assert GAME.next_actor(state) is CHANCE and GAME.legal_moves(state) == ()
+    with pytest.raises(IllegalEventError, match="first lay the casino tiles of round 1"):
+        apply(state, BanknotesDealt(((30_000, 30_000),) * 6))
+    with pytest.raises(IllegalEventError, match="first lay the casino tiles"):
+        apply(state, TileChoice(Colour.RED, "guess", 1))

@@ -128,7 +128,19 @@ class CasinoTile(Protocol):
         ...
 
     def before_payout(self, state: GameState, index: int, payout: CasinoPayout) -> CasinoPayout:
-        """Before its casino pays out (and in every preview of it)."""
+        """Before each casino pays out, its own or another (and in every preview): ``payout.casino`` says which."""
+        ...
+
+    def on_turn(self, state: GameState, index: int) -> GameState:
+        """When a player's turn starts (``Phase.ROLL``) or every die is placed (``Phase.SETTLE``)."""
+        ...
+
+    def refuses(self, state: GameState, index: int, casino: int) -> str:
+        """Why no dice may be placed on ``casino`` now ("" when they may): Royale's No Entry."""
+        ...
+
+    def aside(self, state: GameState, index: int) -> tuple[int, ...]:
+        """Dice per seat it keeps off the casinos this round (a bar, a side bet, reward spaces)."""
         ...
 
     def at_round_end(self, settled: GameState, index: int, after: GameState) -> GameState:
@@ -229,6 +241,8 @@ class Hooks:
     """The standings (running or final), with the game's tie-break."""
     resources: tuple[tuple[str, int], ...] = ()
     """Per-player resources and how many each player has at the start (Royale: chips)."""
+    signed_resources: tuple[str, ...] = ()
+    """Resources that may go below zero (Royale's ``dollars``: a fine is a debt)."""
     resource_usd: tuple[tuple[str, int], ...] = ()
     """What one of each resource is worth in the final money (Royale: a chip, $10,000)."""
     resources_per_round: tuple[tuple[str, int], ...] = ()

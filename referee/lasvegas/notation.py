@@ -128,6 +128,20 @@ def from_notation(text: str) -> GameState:
     Raises:
         NotationError: if the text is malformed or the state it describes is impossible.
     """
+    state = parse(text)
+    check(state)
+    return state
+
+
+def parse(text: str) -> GameState:
+    """Parses table notation without checking that the state could arise in play (see :func:`check`).
+
+    A game that writes more fields (Royale's main game) parses these first, completes the state, then
+    checks it.
+
+    Raises:
+        NotationError: if the text is malformed.
+    """
     if not isinstance(text, str):
         raise NotationError(f"table notation is a string, got {type(text).__name__}")
     fields = text.split()
@@ -204,7 +218,6 @@ def from_notation(text: str) -> GameState:
     state = GameState(ruleset=ruleset, players=players, neutral=neutral, round=round_number, phase=phase,
                       turn=turn, start=start, casinos=casinos, held_dice=held_dice, held_biggies=held_biggies,
                       held_neutral=held_neutral, roll=roll, won=won, resources=resources)  # fmt: skip
-    _check(state)
     return state
 
 
@@ -219,7 +232,11 @@ def _parse_eighth(text: str, ruleset: RuleSet, players: tuple[Colour, ...]) -> t
         raise NotationError(
             f"field 8 {text!r}: the start player's letter, then ':' and each resource per seat"
         ) from None
-    if len(per_resource) != len(names) or any(len(c) != len(players) or min(c) < 0 for c in per_resource):
+    signed = ruleset.hooks.signed_resources  # a debt may be negative
+    if len(per_resource) != len(names) or any(
+        len(c) != len(players) or (min(c) < 0 and name not in signed)
+        for name, c in zip(names, per_resource, strict=False)
+    ):
         raise NotationError(f"field 8 {text!r}: {', '.join(names) or 'no resources'}, one count per seat each")
     return start, tuple(tuple(c[seat] for c in per_resource) for seat in range(len(players)))
 
@@ -246,7 +263,7 @@ def _parse_casino(entry: str, number: int, players: tuple[Colour, ...], neutral:
     return Casino(tuple(dice), tuple(biggies), neutral_count, tuple(sorted(notes, reverse=True)))
 
 
-def _check(state: GameState) -> None:
+def check(state: GameState) -> None:
     """Raises NotationError if a parsed state could not arise in play."""
     rules = state.ruleset
     n = len(state.players)

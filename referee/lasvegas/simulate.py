@@ -18,7 +18,7 @@ from referee.errors import RefereeError
 from referee.game import find_game
 from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
 from referee.lasvegas.rules import RuleSet
-from referee.lasvegas.state import GameState, Phase, apply, legal_pass, outcome, place_all, preview
+from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, outcome, place_all, preview
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
 
@@ -172,6 +172,10 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
             faces = roll.dice if not (roll.biggies or roll.neutral) else (*roll.dice, *roll.biggies, *roll.neutral)
             passed = legal_pass(state) if pass_cost else None  # Las Vegas has no pass: its seeds draw as before
             pass_now = passed is not None and rng.random() < PASS_CHANCE
+            if state.tiles:  # a tile may forbid a casino (No Entry): choose among the legal placements
+                moves = legal_placements(state)
+                pass_now = pass_now or not moves
+                faces = tuple(move.casino for move in moves)
             event = passed if pass_now and passed is not None else place_all(state, rng.choice(faces))
         elif phase is Phase.DEAL:
             event = dealer.deal(ruleset.casinos, minimum)
@@ -354,13 +358,14 @@ def _check_game(ruleset: RuleSet, players: Sequence[Colour | str], game_seed: in
 def _play_checked(ruleset: RuleSet, players: Sequence[Colour | str], rng: random.Random, dealer: Dealer, tag: str,
                   report: SimulationReport) -> None:  # fmt: skip
     placed: Counter[str] = Counter()
+    unsigned = [name not in ruleset.hooks.signed_resources for name, _ in ruleset.hooks.resources]
     state: GameState | None = None
     previous: GameState | None = None
     for event, state in play(ruleset, players, rng, dealer=dealer):
         report.events += 1
         if state.resources:  # Royale's chips: a pass is refused rather than paid on credit
             report.checks["resources_never_negative"] += 1
-            if any(count < 0 for held in state.resources for count in held):
+            if any(count < 0 for held in state.resources for count, kept in zip(held, unsigned, strict=True) if kept):
                 report.failures.append(f"resources_never_negative: {state.resources} after {event} {tag}")
         if isinstance(event, DiceRolled):
             report.turns += 1
@@ -390,12 +395,16 @@ def _check_round(before: GameState, after: GameState, placed: Counter[str], pile
     n = len(before.players)
     expected = {"dice": rules.dice_per_player * n, "biggies": rules.biggies_per_player * n,
                 "neutral": rules.neutral_total_for(n)}  # fmt: skip
+    aside = sum(sum(laid.tile.aside(before, i)) for i, laid in enumerate(before.tiles))  # a tile's bar, side bet
     on_casinos = {
-        "dice": sum(sum(c.dice) for c in before.casinos),
+        "dice": sum(sum(c.dice) for c in before.casinos) + aside,
         "biggies": sum(sum(c.biggies) for c in before.casinos),
         "neutral": sum(c.neutral for c in before.casinos),
     }
     report.checks["every_die_placed_once_per_round"] += 1
+    # With tiles that hand dice back (a bar, a move) a die may be placed twice: then every die must end placed.
+    if before.tiles:
+        placed = Counter(on_casinos)
     if any(placed[k] != expected[k] or on_casinos[k] != expected[k] for k in expected):
         report.failures.append(f"every_die_placed_once_per_round: placed {dict(placed)}, on casinos "
                                f"{on_casinos}, expected {expected} {tag}")  # fmt: skip

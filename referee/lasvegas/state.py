@@ -46,6 +46,7 @@ __all__ = [
     "GameState",
     "Phase",
     "Turn",
+    "advance",
     "apply",
     "legal_pass",
     "legal_placements",
@@ -371,8 +372,9 @@ def _deal(state: GameState, event: BanknotesDealt) -> GameState:
         for c, notes in zip(state.casinos, event.casinos, strict=True)
     )
     preroll = state.ruleset.neutral_preroll_for(len(state.players))
-    return _evolve(state, phase=Phase.PREROLL if preroll else Phase.ROLL, turn=-1 if preroll else state.start,
-                   casinos=tables, log=(state.log, event))  # fmt: skip
+    after = _evolve(state, phase=Phase.PREROLL if preroll else Phase.ROLL, turn=-1 if preroll else state.start,
+                    casinos=tables, log=(state.log, event))  # fmt: skip
+    return _turn_starts(after) if after.tiles and not preroll else after
 
 
 _FACE_SET = frozenset(range(1, 7))
@@ -404,7 +406,8 @@ def _neutral_preroll(state: GameState, event: NeutralDiceRolled) -> GameState:
     for value in values:
         c = tables[value - 1]
         tables[value - 1] = _casino(c.dice, c.biggies, c.neutral + 1, c.banknotes)
-    return _evolve(state, phase=Phase.ROLL, turn=state.start, casinos=tuple(tables), log=(state.log, event))
+    after = _evolve(state, phase=Phase.ROLL, turn=state.start, casinos=tuple(tables), log=(state.log, event))
+    return _turn_starts(after) if after.tiles else after
 
 
 def _turn_seat(state: GameState, player: Colour, action: str) -> int:
@@ -466,6 +469,8 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
             raise IllegalPlacementError(f"numbers of dice placed must be whole numbers >= 0, got {placed!r}")
         showing = (roll.dice.count(value), roll.biggies.count(value), roll.neutral.count(value))
         _explain_placement(state, seat, value, placed, showing)
+    if state.tiles:
+        _refused(state, value)
     c = state.casinos[value - 1]
     if n_dice or n_biggies:
         dice = list(c.dice)
@@ -486,7 +491,42 @@ def _place(state: GameState, event: DicePlaced) -> GameState:
         for index, laid in enumerate(state.tiles):
             if laid.casino == value:
                 after = laid.tile.on_placed(after, index, event)
+        return advance(after, seat)  # a tile may have moved dice in or out of hands
     return after
+
+
+def advance(state: GameState, seat: int) -> GameState:
+    """The turn passes on from ``seat``, from the dice held now: for rules code that moves dice (tiles).
+
+    The next player holding dice rolls, else the round is to be settled; tiles that act when a turn
+    starts or the round is about to be settled (:meth:`CasinoTile.on_turn`) are asked.
+    """
+    phase, turn = _next_turn(seat, state.held_dice, state.held_biggies, state.held_neutral)
+    return _turn_starts(_evolve(state, phase=phase, turn=turn))
+
+
+def _turn_starts(state: GameState) -> GameState:
+    """Asks the tiles laid whether they act now that a turn starts (or the round is to be settled)."""
+    for index, laid in enumerate(state.tiles):
+        state = laid.tile.on_turn(state, index)
+    return state
+
+
+def _refused(state: GameState, casino: int) -> None:
+    """Raises IllegalPlacementError when a tile forbids dice on ``casino`` now (Royale's No Entry)."""
+    for index, laid in enumerate(state.tiles):
+        reason = laid.tile.refuses(state, index, casino)
+        if reason:
+            raise IllegalPlacementError(reason)
+
+
+def _blocked(state: GameState) -> bool:
+    """True when a tile forbids every value the player to place rolled: he takes his dice back for free."""
+    roll = state.roll
+    if not state.tiles or roll is None:
+        return False
+    values = {*roll.dice, *roll.biggies, *roll.neutral}
+    return all(any(laid.tile.refuses(state, i, v) for i, laid in enumerate(state.tiles)) for v in values)
 
 
 def _next_turn(seat: int, held_dice: tuple[int, ...], held_biggies: tuple[int, ...],
@@ -508,16 +548,19 @@ def _pass(state: GameState, event: Passed) -> GameState:
     if state.phase is not Phase.PLACE:
         raise _wrong_phase(state, "pass")
     seat = _turn_seat(state, event.player, " to place")
+    if _blocked(state):  # nowhere to place: the dice go back without paying
+        cost = ()
     short = _short_of(state, seat, cost)
     if short:
         raise IllegalEventError(f"{event.player} {short}")
     names = [name for name, _ in state.ruleset.hooks.resources]
-    held = list(state.resources[seat])
+    held = list(state.resources[seat]) if state.resources else []
     for name, count in cost:
         held[names.index(name)] -= count
-    resources = (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :])
+    resources = (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :]) if cost else state.resources
     phase, turn = _next_turn(seat, state.held_dice, state.held_biggies, state.held_neutral)
-    return _evolve(state, phase=phase, turn=turn, roll=None, resources=resources, log=(state.log, event))
+    after = _evolve(state, phase=phase, turn=turn, roll=None, resources=resources, log=(state.log, event))
+    return _turn_starts(after) if after.tiles else after
 
 
 def _short_of(state: GameState, seat: int, cost: tuple[tuple[str, int], ...]) -> str:
@@ -533,7 +576,9 @@ def legal_pass(state: GameState) -> Passed | None:
     """The pass of the player to place, when the rule set has one and he can pay it; else None."""
     cost = state.ruleset.hooks.pass_cost
     roll = state.roll
-    if cost is None or state.phase is not Phase.PLACE or roll is None or _short_of(state, state.turn, cost):
+    if cost is None or state.phase is not Phase.PLACE or roll is None:
+        return None
+    if _short_of(state, state.turn, cost) and not _blocked(state):
         return None
     return Passed(roll.player)
 
@@ -693,23 +738,34 @@ def legal_placements(state: GameState) -> tuple[DicePlaced, ...]:
     if state.phase is not Phase.PLACE or roll is None:
         return ()
     values = sorted({*roll.dice, *roll.biggies, *roll.neutral})
+    if state.tiles:
+        refused = {v for v in values for i, laid in enumerate(state.tiles) if laid.tile.refuses(state, i, v)}
+        values = [v for v in values if v not in refused]
     return tuple(place_all(state, value) for value in values)
 
 
 def preview(state: GameState) -> RoundPayout:
     """Who would receive which note if the round ended now (equal to the settlement at round end)."""
     neutral = () if state.neutral is None else (state.neutral,)
-    return RoundPayout(tuple(_score_table(state, number, neutral) for number in range(1, state.ruleset.casinos + 1)))
+    if not state.tiles:
+        return RoundPayout(tuple(_score_table(state, n, neutral) for n in range(1, state.ruleset.casinos + 1)))
+    payouts = []
+    for number in range(1, state.ruleset.casinos + 1):
+        payout = _score_table(state, number, neutral)
+        payouts.append(payout)
+        paid = [p.banknote_usd for p in payout.ranking if p.source and p.banknote_usd is not None]
+        if paid:  # the next casinos' tiles see the bank without the cards this one's tiles paid
+            state = _evolve(state, bank=_less(state.bank, paid))
+    return RoundPayout(tuple(payouts))
 
 
 def _score_table(state: GameState, number: int, neutral: tuple[Colour, ...]) -> CasinoPayout:
     hooks = state.ruleset.hooks
     casino = CasinoId(number)
     payout: CasinoPayout = hooks.pay(casino, state.counts(number), state.casinos[number - 1].banknotes, neutral)
-    if state.tiles:
+    if state.tiles:  # each tile sees every casino's payout (grey dice, black dice and side bets lie anywhere)
         for index, laid in enumerate(state.tiles):
-            if laid.casino == number:
-                payout = laid.tile.before_payout(state, index, payout)
+            payout = laid.tile.before_payout(state, index, payout)
     return payout
 
 

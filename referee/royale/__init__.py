@@ -179,8 +179,8 @@ def _tiles_json(current: GameState) -> dict[str, Any]:
         {"casino": laid.casino, "code": laid.tile.id, "name": laid.tile.name, "status": laid.tile.status(current, i)}
         for i, laid in enumerate(current.tiles)
     ]
-    tokens = {str(p): n for p, n in zip(current.players, current.resource("tokens"), strict=True)}
-    return {"tiles": tiles, "bank": list(current.bank), "tokens": tokens, "asks": asks}
+    dollars = {str(p): n for p, n in zip(current.players, current.resource("dollars"), strict=True)}
+    return {"tiles": tiles, "bank": list(current.bank), "dollars": dollars, "asks": asks}
 
 
 GAME = register(LasVegasRoyale())

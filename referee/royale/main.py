@@ -6,8 +6,8 @@ aside face down and the rest of the deck lies face up as the "bank". The summary
 6 tiles; both sides of one tile are never in play together. Here the tiles laid are a chance event
 (:class:`~referee.royale.events.TilesLaid`, entered or read each round) and so is the bank
 (:class:`~referee.royale.events.BankLaid`, round 1); the setup chooses which tiles may be laid and by
-which casinos (:func:`main_ruleset`). Tile money that is not a card (Black Box's tokens) is kept as
-the resource ``tokens``, in dollars.
+which casinos (:func:`main_ruleset`). Tile money that is not a card (Black Box's tokens, Bad Luck's
+fines) is kept as the resource ``dollars``, which may go below zero (a debt).
 
 Example:
     >>> rules = main_ruleset(tiles=("A2", "C1", "D1"))
@@ -135,11 +135,11 @@ def _rank_with_resources(state: GameState) -> Any:
 
 
 def main_ruleset(tiles: Sequence[str] | None = None, casinos: Sequence[int] = DEFAULT_CASINOS) -> RuleSet:
-    """The main game's rule set: the tiles that may be laid (default: every tile built) by which casinos.
+    """The main game's rule set: the tiles that may be laid (default: all 16 sides) by which casinos.
 
     Raises:
-        UnknownRuleSetError: for an unknown or unbuilt tile, a casino outside 1-6, or more casinos
-            than tiles of different letters allow.
+        UnknownRuleSetError: for an unknown tile, a casino outside 1-6, or more casinos than tiles of
+            different letters allow.
     """
     codes = tuple(sorted(set(tiles))) if tiles is not None else tuple(sorted(TILES))
     return _main_ruleset(codes, tuple(sorted(set(casinos))), tiles is not None and codes != tuple(sorted(TILES)))
@@ -151,9 +151,6 @@ def _main_ruleset(codes: tuple[str, ...], where: tuple[int, ...], named: bool) -
     for code in codes:
         if code not in ALL_CODES:
             raise UnknownRuleSetError(f"no tile {code!r}: the tiles are A1 to H2")
-        if code not in TILES:
-            built = ", ".join(f"{c} {TILES[c].name}" for c in sorted(TILES))
-            raise UnknownRuleSetError(f"tile {code} is not built yet; the tiles built: {built}")
     if any(not 1 <= c <= ROYALE.casinos for c in where):
         raise UnknownRuleSetError(f"tiles lie by casinos 1 to 6, not {list(where)}")
     if len(where) > len({code[0] for code in codes}):
@@ -165,8 +162,8 @@ def _main_ruleset(codes: tuple[str, ...], where: tuple[int, ...], named: bool) -
         parts.append("casinos=" + ",".join(map(str, where)))
     setup = MainGame(codes, where)
     hooks = dataclasses.replace(ROYALE_HOOKS, round_start=setup.round_start, rank=_rank_with_resources,
-                                resources=(("chips", 2), ("tokens", 0)),
-                                resource_usd=(("chips", CHIP_USD), ("tokens", 1)))  # fmt: skip
+                                resources=(("chips", 2), ("dollars", 0)), signed_resources=("dollars",),
+                                resource_usd=(("chips", CHIP_USD), ("dollars", 1)))  # fmt: skip
     name = "+".join([ROYALE.name, *parts])
     return dataclasses.replace(ROYALE, name=name, variants=tuple(parts), hooks=hooks)
 

@@ -16,7 +16,7 @@ One directive per line (``#`` starts a comment):
   ``-`` for none), ``money red 90 blue 0``, ``winners red [blue]``, ``legal CASINO...`` (the casinos
   the player to act may choose), ``chips red 2 blue 3`` (Royale), ``starts PLAYER`` (this round's
   start player), ``final red 1 190 5`` (rank, money with chips counted, cards plus chips),
-  ``tokens red 20`` (thousands), ``memo CASINO VALUE|-`` (the tile's memory), ``asks TEXT|-`` (the
+  ``dollars red 20`` (thousands, outside cards), ``memo CASINO VALUE|-`` (the tile's memory), ``asks TEXT|-`` (the
   step pending, a part of its words), ``bank-is 30*11,...``, ``choices CHOICE[:AMOUNT]...``.
 """
 
@@ -120,13 +120,20 @@ def check(line: Line, state: GameState) -> None:
     if line.verb == "notation":
         assert game.to_notation(state) == line.text, where
         assert game.from_notation(line.text) == state, where
-    elif line.verb == "tokens":
+    elif line.verb == "dollars":
         pairs = {k: int(v) for k, v in zip(line.args[::2], line.args[1::2], strict=True)}
-        tokens = {p.value: n // 1000 for p, n in zip(state.players, state.resource("tokens"), strict=True)}
+        tokens = {p.value: n // 1000 for p, n in zip(state.players, state.resource("dollars"), strict=True)}
         assert pairs == {k: tokens[k] for k in pairs}, f"{where}: {tokens}"
     elif line.verb == "memo":
         laid = next(t for t in state.tiles if t.casino == int(line.args[0]))
-        assert str(laid.memo) == line.args[1].replace("-", "None"), f"{where}: memo {laid.memo}"
+        memo = (
+            "-"
+            if laid.memo is None
+            else ",".join(map(str, laid.memo))
+            if isinstance(laid.memo, tuple)
+            else str(laid.memo)
+        )
+        assert memo == line.args[1], f"{where}: memo {memo}"
     elif line.verb == "asks":
         what = state.pending.what if state.pending is not None else "-"
         assert (line.text in what) if line.text != "-" else what == "-", f"{where}: asks {what!r}"
@@ -148,7 +155,7 @@ def check(line: Line, state: GameState) -> None:
             if key == "paid":
                 got = [v for p in payout.paid for v in (p.owner.value, str(p.banknote_usd // 1000))]
             elif key == "cancelled":
-                got = [c.value for c in payout.cancelled]
+                got = [str(c).replace(" ", "-") for c in payout.cancelled]
             elif key == "returned":
                 got = [str(n // 1000) for n in payout.returned]
             else:

@@ -204,11 +204,17 @@ class DoubleFirstNote:
         return state
 
     def before_payout(self, state, index, payout):
-        first = payout.ranking[:1]
+        first = payout.ranking[:1] if payout.casino == state.tiles[index].casino else ()
         if not first or first[0].banknote_usd is None:
             return payout
         extra = dataclasses.replace(first[0], banknote_usd=first[0].banknote_usd)
         return dataclasses.replace(payout, ranking=(first[0], extra, *payout.ranking[1:]))
+
+    def on_turn(self, state, index):
+        return state
+
+    def refuses(self, state, index, casino):
+        return ""
 
     def at_round_end(self, settled, index, after):
         self.ended += 1

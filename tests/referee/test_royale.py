@@ -255,8 +255,10 @@ def test_random_main_games_use_every_tile_and_every_decision():
                 kinds[type(event).__name__ if not isinstance(event, TileChoice) else event.choice] += 1
             laid = {code for e, _ in game if isinstance(e, TilesLaid) for _, code in e.tiles}
             assert laid <= set(TILES)
-    for kind in ("TilesLaid", "BankLaid", "BlackDiceRolled", "guess", "reveal", "stop", "higher", "lower", "split",
-                 "pick", "activate", "move"):  # fmt: skip
+    chance = ("TilesLaid", "BankLaid", "BlackDiceRolled")
+    decisions = ("guess", "reveal", "stop", "higher", "lower", "split", "pick", "activate", "move", "add", "power",
+                 "block", "grey", "handicap", "side-bet", "nice")  # fmt: skip
+    for kind in (*chance, *decisions):
         assert kinds[kind] > 0, kind
 
 
@@ -287,8 +289,7 @@ def test_the_tiles_in_play_and_their_casinos_are_a_setting():
     none = find_ruleset("royale+main+casinos=")
     game = next(_main_games(3, 1, 2, none))
     assert not any(isinstance(e, TilesLaid) for e, _ in game)
-    with pytest.raises(UnknownRuleSetError, match="not built yet"):
-        find_ruleset("royale+main+tiles=E1,A2")
+    assert set(TILES) == {f"{letter}{side}" for letter in "ABCDEFGH" for side in (1, 2)}
     with pytest.raises(UnknownRuleSetError, match="no tile 'Z9'"):
         find_ruleset("royale+main+tiles=Z9")
     with pytest.raises(UnknownRuleSetError, match="need as many different tiles"):
@@ -305,7 +306,7 @@ def test_the_page_shows_the_tiles_the_bank_and_what_is_asked():
     state = GAME.apply(state, BankLaid(tuple(n for n in Dealer(MAIN, random.Random(1)).pile[:54])))
     page = GAME.page_json(state, {})
     assert [t["name"] for t in page["tiles"]] == ["Lucky Punch", "High Five", "Pay Day"]
-    assert len(page["bank"]) == 54 and page["asks"] is None and page["tokens"] == {"red": 0, "blue": 0, "green": 0}
+    assert len(page["bank"]) == 54 and page["asks"] is None and page["dollars"] == {"red": 0, "blue": 0, "green": 0}
 
 
 def test_a_step_pending_refuses_every_other_event_and_says_what_it_waits_for():
@@ -315,3 +316,18 @@ def test_a_step_pending_refuses_every_other_event_and_says_what_it_waits_for():
         apply(state, BanknotesDealt(((30_000, 30_000),) * 6))
     with pytest.raises(IllegalEventError, match="first lay the casino tiles"):
         apply(state, TileChoice(Colour.RED, "guess", 1))
+
+
+@pytest.mark.parametrize(("tiles", "message"), [
+    ("1A2:30000/2C1:-/3F1:-", "no memory Block It! has"),
+    ("1A2:1,2/2C1:-/3D1:-", "no memory Jackpot has"),
+    ("1A2:30000/2C1:-/3E2:1,1", "no memory Knockout"),
+    ("1A2:x/2C1:-/3D1:-", "is not a whole number"),
+    ("1A1:-/2A2:-/3D1:-", "both sides of one tile"),
+    ("1A2:-/2C1:-", "one tile is laid by each of casinos 1, 2, 3"),
+])  # fmt: skip
+def test_notation_refuses_tiles_that_cannot_lie_so(tiles, message):
+    text = ("las-vegas-royale+main rbg 1 r -:30,30/-:40,30/-:40,40/-:70,30/-:70,60/-:80,50 - -/-/- r:2,2,2:0,0,0 "
+            f"{tiles} - -")  # fmt: skip
+    with pytest.raises(NotationError, match=message):
+        GAME.from_notation(text)

@@ -331,8 +331,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from referee.errors import RefereeError
-    from referee.game import game_of
-    from referee.lasvegas.rules import find_ruleset
+    from referee.game import find_ruleset, game_of
     from referee.lasvegas.simulate import seeded_deal
     from referee.lasvegas.state import new_game
     from referee.record import record_lines

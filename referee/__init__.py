@@ -5,7 +5,8 @@ Every game implements one interface (:class:`referee.game.Game`) and is found in
 :mod:`referee.lasvegas`). Shared by all: errors, colours, the record (:mod:`referee.record`), what a
 camera reads (:mod:`referee.readings`) and the camera interpreter (:mod:`referee.interpret`).
 
-The names below are Las Vegas's, as before the games had packages: a :class:`GameState` is frozen
+The names below are Las Vegas's, as before the games had packages (Las Vegas Royale, :mod:`referee.royale`,
+is a rule set of the same engine; :func:`find_ruleset` finds any game's rule sets): a :class:`GameState` is frozen
 and :func:`apply` is its only transition; dice rolls and banknote deals are input events, so a
 camera can feed what really happened and every game replays from its record.
 
@@ -31,7 +32,7 @@ from referee.errors import (
     RefereeError,
     UnknownRuleSetError,
 )
-from referee.game import Game, find_game, game_of, games, register
+from referee.game import Game, find_game, find_ruleset, game_of, games, register
 from referee.lasvegas import GAME as LAS_VEGAS
 from referee.lasvegas.events import (
     BanknotesDealt,
@@ -43,7 +44,7 @@ from referee.lasvegas.events import (
     RoundScored,
 )
 from referee.lasvegas.hooks import Hooks
-from referee.lasvegas.rules import RULESETS, VARIANTS, RuleSet, Variant, find_ruleset
+from referee.lasvegas.rules import RULESETS, VARIANTS, RuleSet, Variant
 from referee.lasvegas.scoring import (
     CasinoPayout,
     Outcome,

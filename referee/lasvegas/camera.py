@@ -13,6 +13,8 @@ may explain a reading:
   of whose dice was read in the tray costs :data:`UNSEEN_ROLL`); when the next player's dice lie in the
   tray, also followed by that roll, and the dice not seen may have stayed in the tray (not the placed face);
 - each legal placement, alone or followed by the next player's roll (a placement not seen);
+- a pass where the rules have one (Royale: a chip paid, the roll taken back from the tray), alone or
+  followed by the next player's roll, at the prior cost :data:`PASS_COST`;
 - the neutral pre-roll: the casinos' dice, taken as the spare neutral dice.
 
 Example:
@@ -43,9 +45,9 @@ from referee.interpret.decode import Candidate
 from referee.interpret.model import ObservationModel
 from referee.interpret.table import Expected, Reading, Table
 from referee.lasvegas import GAME
-from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, Passed, RoundScored
 from referee.lasvegas.narrate import describe
-from referee.lasvegas.state import GameState, Phase, apply, legal_placements, place_all
+from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, place_all
 from referee.lasvegas.table import Problem, findings
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
@@ -62,6 +64,9 @@ UNSEEN_ROLL = 3.0
 come to rest unless the hand comes back at once. Free, it was as likely as a die read twice on the
 casino: a black 1 read twice among ten dice was taken for black's last roll and placement, and the
 round was settled there, before black's true roll was read (seed 4073)."""
+PASS_COST = 4.0
+"""The prior cost (nats) of a pass (Royale: a chip paid, the roll taken back): dearer than waiting while the
+roll lies in the tray, cheaper than a whole roll gone missing once the tray is empty with no die placed."""
 _MAX_COMBINATIONS = 64
 """Neutral pre-roll readings tried at most (dice on the casinos taken as the spare neutral dice)."""
 
@@ -142,6 +147,13 @@ class LasVegasCamera:
         if state.phase is Phase.ROLL:
             yield from self._rolls(state, reading, with_placements=True)
         elif state.phase is Phase.PLACE:
+            passed = legal_pass(state)  # Royale: a chip paid, the dice taken back from the tray
+            if passed is not None:
+                yield Candidate((passed,), PASS_COST, "the dice taken back: a pass")
+                after = apply(state, passed)
+                if after.phase is Phase.ROLL:
+                    for roll in self._rolls(after, reading, with_placements=False, fill=1):
+                        yield Candidate((passed, *roll.events), PASS_COST + roll.cost, roll.note, roll.variant)
             player, neutral = state.players[state.turn], state.neutral
             for placement in legal_placements(state):
                 yield Candidate((placement,))
@@ -392,6 +404,8 @@ def _leftovers(state: GameState) -> DiceRolled | None:
     if len(last) < 2:
         return None
     roll, placed = last
+    if isinstance(placed, Passed) and isinstance(roll, DiceRolled):
+        return roll  # a pass: the whole roll goes back to the player's hand
     if not isinstance(placed, DicePlaced) or not isinstance(roll, DiceRolled):
         return None
     value = placed.casino

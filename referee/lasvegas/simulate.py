@@ -16,7 +16,15 @@ from typing import Any
 
 from referee.errors import RefereeError
 from referee.game import find_game
-from referee.lasvegas.events import BanknotesDealt, DicePlaced, DiceRolled, Event, NeutralDiceRolled, RoundScored
+from referee.lasvegas.events import (
+    BanknotesDealt,
+    DicePlaced,
+    DiceRolled,
+    Event,
+    NeutralDiceRolled,
+    Passed,
+    RoundScored,
+)
 from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, outcome, place_all, preview
 from referee.readings import DieReading, TableSnapshot
@@ -215,7 +223,7 @@ class Moment:
     """The game state after it."""
 
 
-def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, neutral: Colour = Colour.WHITE,
+def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, neutral: Colour | None = None,
                   pick_up: bool = True) -> Iterator[Moment]:  # fmt: skip
     """The table of a random legal game (:func:`play`), moment by moment: the truth a camera should read.
 
@@ -244,8 +252,10 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
 
     for event, state in play(ruleset, players, seed, neutral):
         if event is None:
+            neutral = state.neutral
             yield moment("start", None, state)
         elif isinstance(event, NeutralDiceRolled):
+            assert neutral is not None
             for value in event.values:
                 casinos[value - 1].append(DieReading(neutral, False, value, track=next(ids)))
             yield moment("neutral-rolled", event, state)
@@ -258,8 +268,11 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
                 for big, values in ((False, event.dice), (True, event.biggies))
                 for v in values
             ]
-            tray += [DieReading(neutral, False, v, track=next(ids)) for v in event.neutral]
+            tray += [DieReading(neutral, False, v, track=next(ids)) for v in event.neutral] if neutral else []
             yield moment("rolled", event, state)
+        elif isinstance(event, Passed):  # the player takes his dice back from the tray
+            tray.clear()
+            yield moment("passed", event, state)
         elif isinstance(event, DicePlaced):
             moved = [d for d in tray if d.pips == event.casino]
             tray[:] = [d for d in tray if d.pips != event.casino]

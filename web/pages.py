@@ -14,7 +14,8 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from referee.errors import RefereeError
-from referee.lasvegas.rules import RULESETS, VARIANTS
+from referee.game import games
+from referee.lasvegas.rules import VARIANTS
 from referee.lasvegas.simulate import DEFAULT_PLAYERS
 from referee.record import record_lines
 from referee.types import Colour
@@ -66,9 +67,17 @@ def index() -> Any:
 
 @blueprint.get("/setup")
 def setup() -> Any:
-    return render_template("setup.html", rulesets=RULESETS, variants=VARIANTS,
+    return render_template("setup.html", games=_games_refereed(), variants=VARIANTS,
                            colours=[c.value for c in Colour], defaults=[c.value for c in DEFAULT_PLAYERS],
                            source=hub().app.config["SOURCE"])  # fmt: skip
+
+
+def _games_refereed() -> list[tuple[str, str]]:
+    """The rule sets the page offers, ``(name, title)``: each game's own (Las Vegas's variants are ticked apart).
+
+    Royale's main game is not offered yet: its tiles' decisions are not asked on the page.
+    """
+    return [(ruleset.name, f"{game.title}") for game in games() for ruleset in [game.find_ruleset(game.name)]]
 
 
 @blueprint.post("/setup")

@@ -326,3 +326,18 @@ def test_the_csv_export_shows_text_that_starts_like_a_formula_as_text(playing):
     whos = [row[3] for row in rows[1:]]
     assert "'" + formula in whos
     assert not [cell for row in rows for cell in row if cell[:1] in ("=", "+", "-", "@")]
+
+
+def test_a_game_of_las_vegas_royale_is_refereed_with_its_chips(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    assert b"Las Vegas Royale" in client.get("/setup").data
+    game = new_game(client, players=("red", "blue", "green"), seed=11, game="las-vegas-royale")
+    run(app, 400)
+    state = client.get("/api/state").get_json()
+    assert state["game"] == "las-vegas-royale" and state["ruleset"] == "las-vegas-royale"
+    assert {p["colour"]: p["chips"] for p in state["players"]}.keys() == {"red", "blue", "green"}
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    kinds = {r["body"].get("event") for r in records if r["kind"] == "event"}
+    assert {"dealt", "rolled", "placed"} <= kinds
+    assert len(state["table"][5]["banknotes"]) == 2  # a pair of money cards by each casino

@@ -17,7 +17,7 @@ function say(text) {
 }
 
 // Each game draws its own table; a game without a view here shows its table notation.
-const VIEWS = {"las-vegas": lasVegasView};
+const VIEWS = {"las-vegas": lasVegasView, "las-vegas-royale": royaleView};
 
 function render(state) {
   document.getElementById("status").textContent = state.status + (state.calibrated ? "" : " (not calibrated)");
@@ -85,6 +85,16 @@ function lasVegasView(state, names) {
     });
     final.append(h, list);
   }
+}
+
+// Las Vegas Royale: Las Vegas's table with two money cards per casino, and each player's chips.
+function royaleView(state, names) {
+  lasVegasView(state, names);
+  const rows = document.getElementById("scores").rows;
+  state.players.forEach((p, i) => {
+    const starts = p.colour === state.start ? " (started the round)" : "";
+    rows[i].insertCell().textContent = p.chips + (p.chips === 1 ? " chip" : " chips") + starts;
+  });
 }
 
 function log(text, kind, details) {

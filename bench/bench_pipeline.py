@@ -1,12 +1,14 @@
 """Benchmark of the camera pipeline on rendered games it was never developed on.
 
-For each seed a game of Las Vegas is rendered on the play mat (1280x720, 10 fps, a slight camera
-angle, hands over the table, sensor noise) and watched frame by frame. Measured:
+For each seed a game of Las Vegas (``--rules``: any of its variants, or Las Vegas Royale's basic game on
+the Royale mat) is rendered on the play mat (1280x720, 10 fps, a slight camera angle, hands over the
+table, sensor noise) and watched frame by frame. Measured:
 
 - frames per second of the pipeline itself (mat calibration, motion, detector, tracking, referee;
   rendering the frames is not counted), and the detector's share of it;
 - latency: from the moment a move's dice come to rest (the hand has left) to the refereed event;
-- per-casino dice counts right at every settlement, and rounds settled exactly right (same notes paid).
+- per-casino dice counts right at every settlement, and rounds settled exactly right (same notes paid,
+  and in Royale the same chips held).
 
 ``--reader truth`` reads the dice from the renderer's labels (checks everything but the model);
 the default reads them with the trained model. Run with ``make bench`` or by hand::
@@ -156,14 +158,15 @@ def settled_truth(game: RenderedGame) -> list[GameState]:
 
 def compare_settled(seen: GameState, true: GameState) -> tuple[list[str], bool]:
     """The casinos whose dice the referee counted wrong at a settlement ("casino N: dice (true ...)"), and
-    whether the round is paid as the true one."""
+    whether the round is paid as the true one (with the same chips held: Royale's passes booked right)."""
     wrong = []
     for number, (mine, theirs) in enumerate(
         zip(state_table_json(seen)["casinos"], state_table_json(true)["casinos"], strict=True), start=1
     ):
         if (mine["dice"], mine["biggy"]) != (theirs["dice"], theirs["biggy"]):
             wrong.append(f"casino {number}: {mine['dice']} (true {theirs['dice']})")
-    return wrong, payout_to_json(preview(seen)) == payout_to_json(preview(true))
+    same = payout_to_json(preview(seen)) == payout_to_json(preview(true)) and seen.resources == true.resources
+    return wrong, same
 
 
 def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str, object]:

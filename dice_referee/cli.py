@@ -281,16 +281,27 @@ def run_mat(args: argparse.Namespace) -> int:
     """Writes the printable play mat (PDF, or PNG when the name ends in .png)."""
     import cv2
 
-    from vision.mat import draw_mat, write_mat_pdf
+    from referee.errors import RefereeError
+    from referee.game import find_game
+    from vision.mat import MATS, draw_mat, write_mat_pdf
     from vision.zones import CalibrationError
 
     try:
+        game = find_game(args.game).name
+    except RefereeError as error:
+        print(f"dice-referee mat: {error}", file=sys.stderr)
+        return 2
+    if game not in MATS:
+        print(f"dice-referee mat: {game} has no mat (mats: {', '.join(MATS)})", file=sys.stderr)
+        return 2
+    layout = MATS[game]
+    try:
         if args.out.lower().endswith(".png"):
-            if not cv2.imwrite(args.out, draw_mat(args.dpi / 25.4)):
+            if not cv2.imwrite(args.out, draw_mat(args.dpi / 25.4, layout)):
                 raise OSError(f"cannot write {args.out}")
             pages = 1
         else:
-            pages = write_mat_pdf(args.out, args.paper, args.dpi)
+            pages = write_mat_pdf(args.out, args.paper, args.dpi, layout)
     except CalibrationError as error:
         print(f"dice-referee mat: {error}", file=sys.stderr)
         return 2
@@ -639,6 +650,8 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--out", default="mat.pdf", help="output file, .pdf (default mat.pdf) or .png")
     mat.add_argument("--paper", choices=("a3", "a4", "letter"), default="a3", help="sheet size (default a3)")
     mat.add_argument("--dpi", type=int, default=150, help="resolution of the drawing (default 150)")
+    mat.add_argument("--game", default="las-vegas", help="whose mat: las-vegas (default) or las-vegas-royale (the "
+                     "dice arena with the ring of casinos)")  # fmt: skip
 
     calibrate = _command(
         sub,

@@ -20,7 +20,7 @@ import numpy as np
 
 from vision.zones import Calibration, CalibrationError
 
-__all__ = ["MAT", "MatLayout", "draw_mat", "find_mat", "write_mat_pdf"]
+__all__ = ["MAT", "MATS", "ROYALE_MAT", "MatLayout", "draw_mat", "find_mat", "mat_for", "write_mat_pdf"]
 
 _ARUCO = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
 _NUMBER_SCALE = 0.6
@@ -37,12 +37,20 @@ class MatLayout:
     markers: dict[int, tuple[float, float]]
     """ArUco id (DICT_4X4_50) -> top-left corner of the marker's black square."""
     casinos: dict[int, np.ndarray]
-    """Casino 1..6 -> rectangle (4, 2), clockwise from its far-left corner."""
+    """Casino 1..6 -> convex polygon (N, 2): a rectangle clockwise from its far-left corner on the Las
+    Vegas mat, a sector of the ring on the Royale mat."""
     rolling_area: np.ndarray
-    """The tray, (4, 2)."""
+    """The tray or the dice arena, a convex polygon (N, 2)."""
+    numbers: dict[int, tuple[float, float]] | None = None
+    """Where each casino's printed number starts (its baseline's left end); None: 3 mm right and 17 mm
+    down from the polygon's first corner."""
+    name: str = "play mat"
+    """What the mat is called on paper and in messages."""
 
     def number_origin(self, number: int) -> tuple[float, float]:
         """Where casino ``number``'s printed number starts (its baseline's left end), mat millimetres."""
+        if self.numbers is not None:
+            return self.numbers[number]
         (x0, y0) = self.casinos[number][0]
         return float(x0) + 3.0, float(y0) + 17.0
 
@@ -85,6 +93,51 @@ def _a3_layout() -> MatLayout:
 MAT = _a3_layout()
 """The A3 mat (420 x 297 mm)."""
 
+
+def _hexagon_point(centre: tuple[float, float], radius: float, angle_deg: float) -> tuple[float, float]:
+    """The point at ``angle_deg`` (clockwise from +x, y down) on a flat-topped hexagon of ``radius``."""
+    mid = 30.0 + 60.0 * np.floor(angle_deg / 60.0)  # the middle of the edge the angle falls on
+    reach = radius * np.cos(np.radians(30.0)) / np.cos(np.radians(angle_deg - mid))
+    return centre[0] + reach * np.cos(np.radians(angle_deg)), centre[1] + reach * np.sin(np.radians(angle_deg))
+
+
+def _royale_layout() -> MatLayout:
+    """Las Vegas Royale's table on A3: the hexagonal dice arena in the middle, the six casinos in a ring.
+
+    Casino 1 lies far-left and the ring goes on clockwise (2 far, 3 far-right, 4 near-right, 5 near the
+    players, 6 near-left); markers 4-7 (the Las Vegas mat has 0-3), so the pipeline knows which mat it sees.
+    """
+    width, height, marker, edge = 420.0, 297.0, 30.0, 8.0
+    centre = (width / 2, height / 2)
+    markers = {4: (edge, edge), 5: (width - edge - marker, edge), 6: (width - edge - marker, height - edge - marker),
+               7: (edge, height - edge - marker)}  # fmt: skip
+    inner, outer, gap = 70.0, 155.0, 2.5
+    casinos, numbers = {}, {}
+    for number in range(1, 7):
+        start = 180.0 + 60.0 * (number - 1)  # casino 1's sector spans 180-240 degrees (far-left)
+        a, b = (start + gap) % 360, (start + 60 - gap) % 360
+        ring = [_hexagon_point(centre, inner, a), _hexagon_point(centre, outer, a),
+                _hexagon_point(centre, outer, b), _hexagon_point(centre, inner, b)]  # fmt: skip
+        casinos[number] = np.array(ring, dtype=np.float64)
+        x, y = _hexagon_point(centre, outer - 16.0, (start + 30.0) % 360)
+        numbers[number] = (x - 4.0, y + 5.0)
+    arena = np.array([_hexagon_point(centre, inner - 8.0, 60.0 * k) for k in range(6)], dtype=np.float64)
+    return MatLayout(width, height, marker, markers, casinos, arena, numbers, "Las Vegas Royale mat")
+
+
+ROYALE_MAT = _royale_layout()
+"""Las Vegas Royale's A3 mat: the dice arena and the ring of six casinos (``dice-referee mat --game
+las-vegas-royale``)."""
+
+MATS = {"las-vegas": MAT, "las-vegas-royale": ROYALE_MAT}
+"""Each game's printable mat, by the game's registry name."""
+
+
+def mat_for(game: str) -> MatLayout:
+    """The mat of a game (by its registry name); the Las Vegas mat for a game without its own."""
+    return MATS.get(game, MAT)
+
+
 _TINTS = ((215, 235, 250), (250, 230, 210), (215, 245, 220), (235, 220, 245), (205, 240, 245), (240, 240, 210))
 
 
@@ -97,25 +150,31 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
         return round(x * px_per_mm), round(y * px_per_mm)
 
     line = max(1, round(0.8 * px_per_mm))
-    for number, rect in layout.casinos.items():
-        (x0, y0), (x1, y1) = rect[0], rect[2]
-        cv2.rectangle(image, px(x0, y0), px(x1, y1), _TINTS[number - 1], -1)
-        cv2.rectangle(image, px(x0, y0), px(x1, y1), (40, 40, 40), line)
+
+    def polygon(points: np.ndarray, fill: tuple[int, int, int]) -> None:
+        outline = np.round(points * px_per_mm).astype(np.int32)
+        cv2.fillPoly(image, [outline], fill, cv2.LINE_AA)
+        cv2.polylines(image, [outline], True, (40, 40, 40), line, cv2.LINE_AA)
+
+    for number, zone in layout.casinos.items():
+        polygon(zone, _TINTS[number - 1])
         # The casino's number, in the far-left corner (no die-face icon: the detector would see a die).
         cv2.putText(image, str(number), px(*layout.number_origin(number)), cv2.FONT_HERSHEY_DUPLEX,
                     _NUMBER_SCALE * px_per_mm,
                     (40, 40, 40), max(1, round(0.6 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
-    (x0, y0), (x1, y1) = layout.rolling_area[0], layout.rolling_area[2]
-    cv2.rectangle(image, px(x0, y0), px(x1, y1), (225, 225, 225), -1)
-    cv2.rectangle(image, px(x0, y0), px(x1, y1), (40, 40, 40), line)
-    cv2.putText(image, "ROLL HERE", px(x0 + 4, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.3 * px_per_mm,
+    polygon(layout.rolling_area, (225, 225, 225))
+    x0, y0 = layout.rolling_area.min(axis=0)
+    x1, _ = layout.rolling_area.max(axis=0)
+    (label_w, _), _ = cv2.getTextSize("ROLL HERE", cv2.FONT_HERSHEY_SIMPLEX, 0.3, 1)  # millimetres at 1 px/mm
+    label_x = x0 + 4 if len(layout.rolling_area) == 4 else (x0 + x1 - label_w) / 2  # a hexagon: centred
+    cv2.putText(image, "ROLL HERE", px(label_x, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.3 * px_per_mm,
                 (110, 110, 110), max(1, round(0.4 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
     for ident, (x, y) in layout.markers.items():
         side = round(layout.marker_mm * px_per_mm)
         marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
         x_px, y_px = px(x, y)
         image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
-    cv2.putText(image, "dice-referee play mat", px(layout.width_mm / 2 - 25, layout.height_mm - 2.5),
+    cv2.putText(image, f"dice-referee {layout.name}", px(layout.width_mm / 2 - 25, layout.height_mm - 2.5),
                 cv2.FONT_HERSHEY_SIMPLEX, 0.12 * px_per_mm, (150, 150, 150), 1, cv2.LINE_AA)  # fmt: skip
     return image
 

@@ -30,7 +30,7 @@ from vision.capture import Frame
 from vision.colours import PALETTE, ColourBook, body_colour
 from vision.crops import crop_die, silhouette
 from vision.detections import Detections
-from vision.mat import MAT, MatLayout, find_mat
+from vision.mat import MatLayout, find_mat, mat_for
 from vision.tracker import MotionMeter, Sighting, Tracker
 from vision.zones import Calibration
 
@@ -71,7 +71,7 @@ class TablePipeline:
         reader: the dice reader (``vision.detect.DiceDetector`` or any callable with its output).
         observer: the referee's side (holds the game state).
         calibration: a fixed calibration (no mat); None to find the mat's markers in every frame.
-        mat: the mat layout whose markers to look for.
+        mat: the mat layout whose markers to look for (None: the game's, :func:`vision.mat.mat_for`).
         colours: learned dice colours; by default each game colour's palette value.
         tracker: the tracker (default settings when None).
         read_while_moving: also read dice in frames with motion (slower; the table cannot settle then).
@@ -83,14 +83,14 @@ class TablePipeline:
     """
 
     def __init__(self, reader: Reader, observer: Interpreter, *, calibration: Calibration | None = None,
-                 mat: MatLayout = MAT, colours: ColourBook | None = None, tracker: Tracker | None = None,
+                 mat: MatLayout | None = None, colours: ColourBook | None = None, tracker: Tracker | None = None,
                  read_while_moving: bool = False, mat_every: int = 5, min_gap_mm: float = 9.0, mark_mm: float = 6.0,
                  mark_confidence: float = 0.6) -> None:  # fmt: skip
         self.reader = reader
         self.observer = observer
         self.fixed = calibration
         self.calibration = calibration
-        self.mat = mat
+        self.mat = mat if mat is not None else mat_for(observer.state.ruleset.game)
         state = observer.state
         names = [str(p) for p in state.players] + ([str(state.neutral)] if state.neutral is not None else [])
         self.colours = colours or ColourBook(names)

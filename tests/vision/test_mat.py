@@ -6,17 +6,17 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.mat import MAT, draw_mat, find_mat, write_mat_pdf
+from vision.mat import MAT, ROYALE_MAT, draw_mat, find_mat, mat_for, write_mat_pdf
 from vision.synth.camera import look_at
 from vision.zones import CalibrationError
 
 
-def photograph(tilt, azimuth=10, px_per_mm=4.0, hide=()):
+def photograph(tilt, azimuth=10, px_per_mm=4.0, hide=(), layout=MAT):
     """The mat seen by a 1280x720 camera, and a function from mat millimetres to that image's pixels."""
-    mat = draw_mat(px_per_mm)
+    mat = draw_mat(px_per_mm, layout)
     for ident in hide:  # a hand over a marker
-        x, y = (np.array(MAT.markers[ident]) * px_per_mm).astype(int)
-        side = int(MAT.marker_mm * px_per_mm)
+        x, y = (np.array(layout.markers[ident]) * px_per_mm).astype(int)
+        side = int(layout.marker_mm * px_per_mm)
         mat[y - 5 : y + side + 5, x - 5 : x + side + 5] = (90, 140, 200)
     camera = look_at(1280, 720, 60, np.array([MAT.width_mm / 2, -MAT.height_mm / 2, 0.0]), tilt, azimuth, 620)
     mat_to_table = np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])  # mat y runs towards the players
@@ -71,3 +71,23 @@ def test_the_pdf_is_well_formed(tmp_path, paper, pages):
 def test_an_unknown_paper_is_a_clear_error(tmp_path):
     with pytest.raises(CalibrationError, match="paper must be one of a3, a4, letter"):
         write_mat_pdf(tmp_path / "x.pdf", "a5")
+
+
+@pytest.mark.parametrize("tilt", [0, 25])
+def test_the_royale_mat_gives_the_ring_of_casinos_and_the_arena(tilt):
+    image, to_pixels = photograph(tilt, layout=ROYALE_MAT)
+    assert find_mat(image) is None  # the Las Vegas mat's markers are not there: the two mats are told apart
+    calibration = find_mat(image, ROYALE_MAT)
+    assert calibration is not None
+    centres = [p.mean(axis=0) for p in ROYALE_MAT.casinos.values()] + [ROYALE_MAT.rolling_area.mean(axis=0)]
+    assert calibration.assign(to_pixels(np.array(centres))).tolist() == [1, 2, 3, 4, 5, 6, 0]
+    # casino 1 far-left, then clockwise: 2 far, 3 far-right, 4 near-right, 5 near the players, 6 near-left
+    x, y = np.array(centres[:6]).T
+    assert x[0] < x[1] < x[2] and y[1] < y[0] < y[5] < y[4] and x[5] < x[4] < x[3] and y[2] < y[3]
+    assert mat_for("las-vegas-royale") is ROYALE_MAT and mat_for("las-vegas") is MAT and mat_for("chess") is MAT
+
+
+def test_a_die_fits_on_every_casino_of_the_royale_ring():
+    """A casino of the ring holds a dozen dice side by side: its area is at least 12 dice of 16 mm, twice over."""
+    for polygon in ROYALE_MAT.casinos.values():
+        assert cv2.contourArea(polygon.astype(np.float32)) > 2 * 12 * 16 * 16

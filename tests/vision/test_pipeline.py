@@ -38,6 +38,17 @@ def settled_truth(game):
     return canonical_history(final.history)
 
 
+def test_a_round_of_las_vegas_royale_on_its_own_mat_is_refereed_exactly_with_its_passes():
+    """Royale's ring of casinos around the arena, 7 dice and a Biggy each, a pass seen as the roll taken back."""
+    game = RenderedGame(seed=13, players=("red", "blue", "black"), rules="las-vegas-royale", size=(640, 360), fps=5,
+                        rounds=1)  # fmt: skip
+    truth = settled_truth(game)
+    assert any(type(event).__name__ == "Passed" for event in truth), "this seed's first round has a pass"
+    observer, lines = watch(game)
+    assert canonical_history(observer.state.history)[: len(truth)] == truth
+    assert [line["event"] for line in lines if line["type"] == "event"].count("passed") >= 1
+
+
 def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
     game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
     observer, lines = watch(game)

@@ -28,7 +28,7 @@ from referee.readings import DieReading
 from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.detections import Detections
-from vision.mat import MAT, draw_mat
+from vision.mat import draw_mat, mat_for
 from vision.synth.camera import Camera, look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
 from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
@@ -84,6 +84,8 @@ class RenderedGame:
                  still_s: float = 1.2, rounds: int | None = None, tilt_deg: float | None = None) -> None:  # fmt: skip
         self.seed, self.size, self.fps = seed, size, fps
         self.ruleset = find_ruleset(rules)
+        self.mat = mat_for(self.ruleset.game)
+        """The mat the game is played on (Royale's ring around the dice arena, or the Las Vegas mat)."""
         self.players = tuple(Colour(p) for p in players)
         self.moments = []
         for moment in table_moments(self.ruleset, self.players, seed):
@@ -117,7 +119,7 @@ class RenderedGame:
         tilt = float(rng.uniform(12, 28))
         tilt = tilt if tilt_deg is None else float(tilt_deg)
         fov = 62.0
-        span = max(MAT.width_mm, MAT.height_mm * width / height) / float(rng.uniform(0.8, 0.9))
+        span = max(self.mat.width_mm, self.mat.height_mm * width / height) / float(rng.uniform(0.8, 0.9))
         distance = span / (2 * np.tan(np.radians(fov) / 2))
         target = np.array([*(self.mat_offset + rng.normal(0, 8, 2)), 0.0])
         self.camera: Camera = look_at(width, height, fov, target, tilt, float(rng.normal(0, 6)), distance,
@@ -142,7 +144,7 @@ class RenderedGame:
         base = rng.integers(40, 150, 3).astype(np.float32)
         grain = cv2.resize(rng.standard_normal((h // 8, w // 64), dtype=np.float32), (w, h)) * 14
         texture = np.clip(grain[..., None] + base, 0, 255).astype(np.uint8)
-        mat = draw_mat(_TEX_PX_PER_MM)
+        mat = draw_mat(_TEX_PX_PER_MM, self.mat)
         to_tex = self._mat_to_texture()
         warped = cv2.warpAffine(mat, to_tex[:2], (w, h), flags=cv2.INTER_AREA, borderValue=(0, 0, 0))
         inside = cv2.warpAffine(np.full(mat.shape[:2], 255, np.uint8), to_tex[:2], (w, h), flags=cv2.INTER_LINEAR)
@@ -152,7 +154,7 @@ class RenderedGame:
     def mat_to_table(self, points_mm: np.ndarray) -> np.ndarray:
         """Mat millimetres (origin far-left, y towards the players) to the renderer's table (y away)."""
         points = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        centred = np.column_stack([points[:, 0] - MAT.width_mm / 2, MAT.height_mm / 2 - points[:, 1]])
+        centred = np.column_stack([points[:, 0] - self.mat.width_mm / 2, self.mat.height_mm / 2 - points[:, 1]])
         a = np.radians(self.mat_angle)
         rotation = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
         return centred @ rotation.T + self.mat_offset
@@ -164,7 +166,7 @@ class RenderedGame:
 
     def _mat_to_texture(self) -> np.ndarray:
         """Affine map from mat pixels (drawn at the texture's density) to texture pixels."""
-        src = np.array([[0, 0], [MAT.width_mm, 0], [0, MAT.height_mm]])
+        src = np.array([[0, 0], [self.mat.width_mm, 0], [0, self.mat.height_mm]])
         dst = self.mat_to_table(src)
         dst_px = (self._table_to_texture() @ np.column_stack([dst, np.ones(3)]).T).T[:, :2]
         return np.vstack([cv2.getAffineTransform((src * _TEX_PX_PER_MM).astype(np.float32),
@@ -172,9 +174,9 @@ class RenderedGame:
 
     # --- dice poses, kept per physical die ---------------------------------------------------------
 
-    def _zone_rect(self, zone: int) -> np.ndarray:
-        rect = MAT.rolling_area if zone == 0 else MAT.casinos[zone]
-        return np.array([rect[0], rect[2]])
+    def _zone(self, zone: int) -> np.ndarray:
+        """The polygon of a zone (0 the tray or arena, 1-6 a casino), mat millimetres."""
+        return self.mat.rolling_area if zone == 0 else self.mat.casinos[zone]
 
     def _pose(self, die: DieReading, zone: int, taken: list[tuple[float, float, float]]) -> DiePose:
         pose = self._poses.get(die.track)
@@ -182,13 +184,7 @@ class RenderedGame:
             return pose
         rng = self.pose_rng
         size = (BIGGY_MM if die.big else DIE_MM) * float(rng.uniform(0.97, 1.03))
-        (x0, y0), (x1, y1) = self._zone_rect(zone)
-        top_margin = 12.0 if zone else 4.0  # keep casino numbers visible
-        inside = 0.71 * size  # half a die's diagonal: the whole die lies in its zone, however turned
-        # Best-candidate sampling: dice spread out as people leave them, touching only when crowded
-        # (a casino holds a dozen dice side by side; dice lying flat do not overlap).
-        candidates = np.column_stack([rng.uniform(x0 + inside, x1 - inside, 64),
-                                      rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
+        candidates = self._spots(zone, size, rng)
         if taken:
             others = np.array([(tu, tv) for tu, tv, _ in taken])
             reach = np.array([0.75 * (size + ts) for _, _, ts in taken])
@@ -201,6 +197,34 @@ class RenderedGame:
         pose = DiePose(float(x), float(y), size, float(rng.uniform(0, 360)), die.pips, side)
         self._poses[die.track] = pose
         return pose
+
+    def _spots(self, zone: int, size: float, rng: np.random.Generator) -> np.ndarray:
+        """64 candidate spots for a die's centre inside a zone (mat millimetres), the whole die inside.
+
+        On a rectangle (the Las Vegas mat) they are drawn uniformly, keeping the casino's number clear;
+        on any other polygon (Royale's ring) drawn in its box and kept where the die fits, away from the
+        printed number.
+        """
+        polygon = self._zone(zone)
+        inside = 0.71 * size  # half a die's diagonal: the whole die lies in its zone, however turned
+        (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
+        if self.mat.numbers is None:  # rectangles, the number in the far-left corner
+            top_margin = 12.0 if zone else 4.0  # keep casino numbers visible
+            # Best-candidate sampling: dice spread out as people leave them, touching only when crowded
+            # (a casino holds a dozen dice side by side; dice lying flat do not overlap).
+            return np.column_stack([rng.uniform(x0 + inside, x1 - inside, 64),
+                                    rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
+        contour = polygon.astype(np.float32).reshape(-1, 1, 2)
+        number = np.array(self.mat.number_origin(zone)) + (4.0, -5.0) if zone else None
+        spots: list[tuple[float, float]] = []
+        while len(spots) < 64:
+            u, v = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
+            if cv2.pointPolygonTest(contour, (u, v), True) < inside:
+                continue
+            if number is not None and np.hypot(u - number[0], v - number[1]) < inside + 8.0:
+                continue  # keep the casino's number visible
+            spots.append((u, v))
+        return np.array(spots)
 
     def _layout(self, moment: Moment) -> list[tuple[DiePose, DieReading]]:
         snapshot = moment.snapshot
@@ -218,7 +242,7 @@ class RenderedGame:
         a = -np.radians(self.mat_angle)
         x, y = np.array([pose.x_mm, pose.y_mm]) - self.mat_offset
         xr, yr = x * np.cos(a) - y * np.sin(a), x * np.sin(a) + y * np.cos(a)
-        return float(xr + MAT.width_mm / 2), float(MAT.height_mm / 2 - yr)
+        return float(xr + self.mat.width_mm / 2), float(self.mat.height_mm / 2 - yr)
 
     # --- pictures ------------------------------------------------------------------------------------
 
@@ -254,8 +278,8 @@ class RenderedGame:
         event = moment.event
         zone = int(getattr(event, "casino", 0) or 0) if moment.what == "placed" else (0 if moment.what != "cleared"
                                                                                          else zones[0])  # fmt: skip
-        rect = self._zone_rect(zone)
-        target = self.camera.project(np.array([[*self.mat_to_table(rect.mean(axis=0, keepdims=True))[0], 30.0]]))[0]
+        polygon = self._zone(zone)
+        target = self.camera.project(np.array([[*self.mat_to_table(polygon.mean(axis=0, keepdims=True))[0], 30.0]]))[0]
         progress = np.sin(np.pi * (k + 0.5) / span.hand)
         start = np.array([width * 0.5 + (target[0] - width / 2) * 0.3, height * 1.15])
         palm = start + (target - start) * progress

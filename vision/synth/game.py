@@ -215,7 +215,7 @@ class RenderedGame:
             return np.column_stack([rng.uniform(x0 + inside, x1 - inside, 64),
                                     rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
         contour = polygon.astype(np.float32).reshape(-1, 1, 2)
-        number = np.array(self.mat.number_origin(zone)) + (4.0, -5.0) if zone else None
+        number = np.add(self.mat.number_origin(zone), [4.0, -5.0]) if zone else None  # the number's middle
         spots: list[tuple[float, float]] = []
         while len(spots) < 64:
             u, v = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))

@@ -317,14 +317,17 @@ def run_calibrate(args: argparse.Namespace) -> int:
     """Writes a calibration file from the play area's four corners (for a table without the mat)."""
     import numpy as np
 
+    from referee.errors import RefereeError
+    from referee.game import find_game
     from vision.zones import CalibrationError, calibrate_corners, save_calibration
 
     try:
+        game = find_game(args.game).name
         corners = np.array([[float(v) for v in point.split(",")] for point in args.corners.split()])
         width, _, height = args.size.partition("x")
-        calibration = calibrate_corners(corners, float(width), float(height))
+        calibration = calibrate_corners(corners, float(width), float(height), game)
         save_calibration(calibration, args.out)
-    except (ValueError, CalibrationError) as error:
+    except (ValueError, CalibrationError, RefereeError) as error:
         print(f"dice-referee calibrate: {error}", file=sys.stderr)
         return 2
     except OSError as error:
@@ -670,6 +673,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     calibrate.add_argument("--size", default="420x297", help="play area WIDTHxDEPTH in mm (default 420x297)")
     calibrate.add_argument("--out", default="instance/calibration.json", help="calibration file to write")
+    calibrate.add_argument("--game", default="las-vegas", help="whose zones to lay out: las-vegas (default) or "
+                           "las-vegas-royale (the ring of casinos around the dice arena)")  # fmt: skip
 
     watch = _command(
         sub,

@@ -38,20 +38,25 @@ class CalibrationError(ValueError):
     """A calibration that cannot be used: malformed file, degenerate corners, impossible zones."""
 
 
-def default_zones(width_mm: float = 420.0, height_mm: float = 297.0) -> tuple[dict[int, np.ndarray], np.ndarray]:
-    """The printed mat's layout (``vision.mat.MAT``) stretched over a play area, in table millimetres.
+def default_zones(width_mm: float = 420.0, height_mm: float = 297.0,
+                  game: str = "las-vegas") -> tuple[dict[int, np.ndarray], np.ndarray]:  # fmt: skip
+    """The game's printed mat layout (:func:`vision.mat.mat_for`) stretched over a play area, table millimetres.
 
-    Casinos 1-3 lie on the far row, 4-6 on the near row, the rolling area along the near edge; the
-    origin is the far-left corner.
+    Las Vegas: casinos 1-3 on the far row, 4-6 on the near row, the rolling area along the near edge.
+    Las Vegas Royale: the dice arena in the middle, the six casinos in a ring around it, casino 1
+    far-left and on clockwise (a real Royale board: mark its four corners, then move the ring's zones
+    onto its casinos). The origin is the far-left corner.
     """
-    from vision.mat import MAT  # the mat draws its markers with this module's calibration
+    from vision.mat import mat_for  # the mat draws its markers with this module's calibration
 
-    scale = np.array([width_mm / MAT.width_mm, height_mm / MAT.height_mm])
-    return {n: polygon * scale for n, polygon in MAT.casinos.items()}, MAT.rolling_area * scale
+    mat = mat_for(game)
+    scale = np.array([width_mm / mat.width_mm, height_mm / mat.height_mm])
+    return {n: polygon * scale for n, polygon in mat.casinos.items()}, mat.rolling_area * scale
 
 
-def calibrate_corners(corners_px: np.ndarray, width_mm: float = 420.0, height_mm: float = 297.0) -> Calibration:
-    """A calibration from the play area's four corners (clockwise from far-left), with default zones.
+def calibrate_corners(corners_px: np.ndarray, width_mm: float = 420.0, height_mm: float = 297.0,
+                      game: str = "las-vegas") -> Calibration:  # fmt: skip
+    """A calibration from the play area's four corners (clockwise from far-left), with the game's default zones.
 
     The mat's zones are laid out over that area; they can then be moved in the calibration file (or on
     the web page). Moving the camera later means only marking the corners again.
@@ -61,7 +66,7 @@ def calibrate_corners(corners_px: np.ndarray, width_mm: float = 420.0, height_mm
     """
     if not (width_mm > 0 and height_mm > 0):
         raise CalibrationError(f"the play area must have a positive size, got {width_mm} x {height_mm} mm")
-    casinos, tray = default_zones(width_mm, height_mm)
+    casinos, tray = default_zones(width_mm, height_mm, game)
     return Calibration(homography_from_corners(corners_px, width_mm, height_mm), casinos, tray, width_mm, height_mm)
 
 

@@ -135,7 +135,7 @@ def calibration() -> Any:
     height = number(data.get("height_mm", 297), "height_mm", 50, 10_000)
     referee = live()
     try:
-        made = calibrate_corners(points, width, height)
+        made = calibrate_corners(points, width, height, referee.pipeline.observer.state.ruleset.game)
         check_calibration(made, _frame_size(referee))
     except CalibrationError as error:
         abort(400, str(error))

@@ -2,6 +2,7 @@
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,6 +10,7 @@ from vision.synth.camera import look_at
 from vision.zones import (
     Calibration,
     CalibrationError,
+    calibrate_corners,
     default_zones,
     homography_from_corners,
     load_calibration,
@@ -106,3 +108,18 @@ def test_learned_colours_travel_in_the_calibration_file(tmp_path):
     path.write_text(json.dumps(obj))
     with pytest.raises(CalibrationError, match="colours"):
         load_calibration(path)
+
+
+def test_corner_calibration_lays_out_the_games_own_zones():
+    """A real Royale board by its corners: the ring of casinos around the arena, scaled to the area given."""
+    corners = np.array([[10, 10], [610, 12], [615, 405], [5, 400]], dtype=np.float64)
+    plain = calibrate_corners(corners, 420, 297)
+    ring = calibrate_corners(corners, 600, 600, "las-vegas-royale")
+    assert len(plain.rolling_area) == 4 and len(ring.rolling_area) == 6  # the tray; the hexagonal arena
+    centre = ring.rolling_area.mean(axis=0)
+    assert np.allclose(centre, [300, 300])
+    for polygon in ring.casinos.values():  # each casino lies around the arena, none over it
+        assert np.linalg.norm(polygon.mean(axis=0) - centre) > 120
+    assert ring.assign(cv2.perspectiveTransform(np.array([[centre]]), np.linalg.inv(ring.homography))[0]).tolist() == [
+        0
+    ]

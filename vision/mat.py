@@ -111,7 +111,7 @@ def _royale_layout() -> MatLayout:
     centre = (width / 2, height / 2)
     markers = {4: (edge, edge), 5: (width - edge - marker, edge), 6: (width - edge - marker, height - edge - marker),
                7: (edge, height - edge - marker)}  # fmt: skip
-    inner, outer, gap = 70.0, 155.0, 2.5
+    inner, outer, gap = 60.0, 145.0, 2.5
     casinos, numbers = {}, {}
     for number in range(1, 7):
         start = 180.0 + 60.0 * (number - 1)  # casino 1's sector spans 180-240 degrees (far-left)
@@ -119,7 +119,9 @@ def _royale_layout() -> MatLayout:
         ring = [_hexagon_point(centre, inner, a), _hexagon_point(centre, outer, a),
                 _hexagon_point(centre, outer, b), _hexagon_point(centre, inner, b)]  # fmt: skip
         casinos[number] = np.array(ring, dtype=np.float64)
-        x, y = _hexagon_point(centre, outer - 16.0, (start + 30.0) % 360)
+        # The number outside the ring, off every zone: the detector boxes a printed digit now and then
+        # (a "5" read as a black 1 at 0.58 confidence), and a box off the zones is no die.
+        x, y = _hexagon_point(centre, outer + 11.0, (start + 30.0) % 360)
         numbers[number] = (x - 4.0, y + 5.0)
     arena = np.array([_hexagon_point(centre, inner - 8.0, 60.0 * k) for k in range(6)], dtype=np.float64)
     return MatLayout(width, height, marker, markers, casinos, arena, numbers, "Las Vegas Royale mat")

@@ -202,8 +202,8 @@ class RenderedGame:
         """64 candidate spots for a die's centre inside a zone (mat millimetres), the whole die inside.
 
         On a rectangle (the Las Vegas mat) they are drawn uniformly, keeping the casino's number clear;
-        on any other polygon (Royale's ring) drawn in its box and kept where the die fits, away from the
-        printed number.
+        on any other polygon (Royale's ring, its numbers printed outside) drawn in its box and kept where
+        the die fits.
         """
         polygon = self._zone(zone)
         inside = 0.71 * size  # half a die's diagonal: the whole die lies in its zone, however turned
@@ -215,15 +215,11 @@ class RenderedGame:
             return np.column_stack([rng.uniform(x0 + inside, x1 - inside, 64),
                                     rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
         contour = polygon.astype(np.float32).reshape(-1, 1, 2)
-        number = np.add(self.mat.number_origin(zone), [4.0, -5.0]) if zone else None  # the number's middle
         spots: list[tuple[float, float]] = []
         while len(spots) < 64:
             u, v = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
-            if cv2.pointPolygonTest(contour, (u, v), True) < inside:
-                continue
-            if number is not None and np.hypot(u - number[0], v - number[1]) < inside + 8.0:
-                continue  # keep the casino's number visible
-            spots.append((u, v))
+            if cv2.pointPolygonTest(contour, (u, v), True) >= inside:
+                spots.append((u, v))
         return np.array(spots)
 
     def _layout(self, moment: Moment) -> list[tuple[DiePose, DieReading]]:

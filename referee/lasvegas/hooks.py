@@ -46,11 +46,45 @@ __all__ = [
     "Pending",
     "StepHandler",
     "ask",
+    "check_in_pile",
     "check_minimum_bank",
     "money_then_notes",
+    "notes_dealt",
     "pass_left",
     "resolved",
 ]
+
+
+def notes_dealt(state: GameState, event: BanknotesDealt, what: str = "banknote", gives: str = "notes") -> Counter[int]:
+    """The notes a deal gives, counted, after checking it names notes of the game for every casino.
+
+    ``what`` names a note in the messages and ``gives`` what each casino gets (Royale: ``"money card"``,
+    ``"a pair of money cards"``).
+
+    Raises:
+        IllegalDealError: for a deal that is not one list of notes per casino, or a value the deck lacks.
+    """
+    rules = state.ruleset
+    casinos = event.casinos
+    if not isinstance(casinos, tuple | list) or len(casinos) != rules.casinos:
+        raise IllegalDealError(f"a deal gives {gives} to each of the {rules.casinos} casinos")
+    denominations = rules.deck_counts()
+    dealt: Counter[int] = Counter()
+    for number, notes in enumerate(casinos, start=1):
+        for note in notes:
+            if isinstance(note, bool) or note not in denominations:
+                values = ", ".join(format_usd(v) for v in sorted(denominations))
+                raise IllegalDealError(f"casino {number}: {note!r} is not a {what} of this game ({values})")
+        dealt.update(notes)
+    return dealt
+
+
+def check_in_pile(state: GameState, dealt: Counter[int], what: str = "notes") -> None:
+    """Raises IllegalDealError when a deal gives more notes of a value than the face-down pile holds."""
+    pile = state.pile()
+    for note, count in sorted(dealt.items()):
+        if count > pile[note]:
+            raise IllegalDealError(f"{count} {what} of {format_usd(note)} dealt but the pile holds {pile[note]}")
 
 
 def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
@@ -61,20 +95,10 @@ def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
             one left short while the pile still has notes.
     """
     rules = state.ruleset
-    casinos = event.casinos
-    if not isinstance(casinos, tuple | list) or len(casinos) != rules.casinos:
-        raise IllegalDealError(f"a deal gives notes to each of the {rules.casinos} casinos")
-    denominations = rules.deck_counts()
-    pile = state.pile()
-    dealt: Counter[int] = Counter()
+    dealt = notes_dealt(state, event)
     minimum = rules.minimum_usd_for(len(state.players))
     short = 0
-    for number, notes in enumerate(casinos, start=1):
-        for note in notes:
-            if isinstance(note, bool) or note not in denominations:
-                values = ", ".join(format_usd(v) for v in sorted(denominations))
-                raise IllegalDealError(f"casino {number}: {note!r} is not a banknote of this game ({values})")
-        dealt.update(notes)
+    for number, notes in enumerate(event.casinos, start=1):
         total = sum(notes)
         if short and notes:
             raise IllegalDealError(
@@ -88,10 +112,8 @@ def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
                 f"casino {number} got {format_usd(total)}: dealing stops as soon as a casino holds "
                 f"{format_usd(minimum)}, so its last note was one too many"
             )
-    for note, count in sorted(dealt.items()):
-        if count > pile[note]:
-            raise IllegalDealError(f"{count} notes of {format_usd(note)} dealt but the pile holds {pile[note]}")
-    if short and sum(pile.values()) > sum(dealt.values()):
+    check_in_pile(state, dealt)
+    if short and sum(state.pile().values()) > sum(dealt.values()):
         raise IllegalDealError(
             f"casino {short} holds less than {format_usd(minimum)} although the pile still has notes"
         )

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from referee.errors import IllegalDealError, UnknownRuleSetError
 from referee.game import name_key
 from referee.lasvegas.events import BanknotesDealt
-from referee.lasvegas.hooks import Hooks, pass_left
+from referee.lasvegas.hooks import Hooks, check_in_pile, notes_dealt, pass_left
 from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.scoring import Standing, rank_standings
 from referee.lasvegas.state import GameState, preview
@@ -97,23 +97,13 @@ def check_pairs(state: GameState, event: BanknotesDealt) -> None:
             out of order (a lower total above a higher one; equal totals: the higher card goes higher).
     """
     rules = state.ruleset
+    dealt = notes_dealt(state, event, "money card", "a pair of money cards")
     casinos = event.casinos
-    if not isinstance(casinos, tuple | list) or len(casinos) != rules.casinos:
-        raise IllegalDealError(f"a deal gives a pair of money cards to each of the {rules.casinos} casinos")
-    denominations = rules.deck_counts()
-    pile = state.pile()
-    dealt: dict[int, int] = {}
+    enough = sum(state.pile().values()) >= rules.notes_per_casino * rules.casinos
     for number, cards in enumerate(casinos, start=1):
-        for card in cards:
-            if isinstance(card, bool) or card not in denominations:
-                values = ", ".join(format_usd(v) for v in sorted(denominations))
-                raise IllegalDealError(f"casino {number}: {card!r} is not a money card of this game ({values})")
-            dealt[card] = dealt.get(card, 0) + 1
-        if len(cards) != rules.notes_per_casino and sum(pile.values()) >= rules.notes_per_casino * rules.casinos:
+        if len(cards) != rules.notes_per_casino and enough:
             raise IllegalDealError(f"casino {number} got {len(cards)} cards: each casino gets a pair")
-    for card, count in sorted(dealt.items()):
-        if count > pile[card]:
-            raise IllegalDealError(f"{count} cards of {format_usd(card)} dealt but the pile holds {pile[card]}")
+    check_in_pile(state, dealt, "cards")
     for number in range(1, len(casinos)):
         lower, higher = tuple(casinos[number - 1]), tuple(casinos[number])
         if pair_order(lower) > pair_order(higher):

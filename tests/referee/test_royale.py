@@ -106,10 +106,11 @@ def test_las_vegas_has_no_pass():
         apply(state, Passed(Colour.RED))
 
 
-def _games(players, games, seed):
+def _games(players, games, seed, rules=ROYALE):
+    """``games`` random games of ``players``, each as its list of (event, state)."""
     rng = random.Random(seed)
     for _ in range(games):
-        yield list(play(ROYALE, PLAYERS[:players], rng))
+        yield list(play(rules, PLAYERS[:players], rng))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -235,12 +236,6 @@ def test_simulate_and_play_on_the_command_line():
 MAIN = find_ruleset("las-vegas-royale+main")
 
 
-def _main_games(players, games, seed, rules=MAIN):
-    rng = random.Random(seed)
-    for _ in range(games):
-        yield list(play(rules, PLAYERS[:players], rng))
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_main_games_keep_the_invariants(players):
     report = simulate(MAIN, PLAYERS[:players], 40, seed=20261204)
@@ -250,7 +245,7 @@ def test_random_main_games_keep_the_invariants(players):
 def test_random_main_games_use_every_tile_and_every_decision():
     kinds = Counter()
     for players in (2, 3, 4, 5):
-        for game in _main_games(players, 6, players):
+        for game in _games(players, 6, players, MAIN):
             for event, _ in game:
                 kinds[type(event).__name__ if not isinstance(event, TileChoice) else event.choice] += 1
             laid = {code for e, _ in game if isinstance(e, TilesLaid) for _, code in e.tiles}
@@ -264,7 +259,7 @@ def test_random_main_games_use_every_tile_and_every_decision():
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_main_game_states_round_trip_through_notation_json_and_records(players):
-    for game in _main_games(players, 3, 40 + players):
+    for game in _games(players, 3, 40 + players, MAIN):
         before = None
         for event, state in game:
             text = GAME.to_notation(state)
@@ -281,13 +276,13 @@ def test_main_game_states_round_trip_through_notation_json_and_records(players):
 def test_the_tiles_in_play_and_their_casinos_are_a_setting():
     rules = find_ruleset("royale+main+tiles=A2,C1,D1+casinos=4,5,6")
     assert rules.name == "las-vegas-royale+main+tiles=A2,C1,D1+casinos=4,5,6"
-    for game in _main_games(3, 5, 1, rules):
+    for game in _games(3, 5, 1, rules):
         for event, _ in game:
             if isinstance(event, TilesLaid):
                 assert {casino for casino, _ in event.tiles} == {4, 5, 6}
                 assert {code for _, code in event.tiles} == {"A2", "C1", "D1"}
     none = find_ruleset("royale+main+casinos=")
-    game = next(_main_games(3, 1, 2, none))
+    game = next(_games(3, 1, 2, none))
     assert not any(isinstance(e, TilesLaid) for e, _ in game)
     assert set(TILES) == {f"{letter}{side}" for letter in "ABCDEFGH" for side in (1, 2)}
     with pytest.raises(UnknownRuleSetError, match="no tile 'Z9'"):

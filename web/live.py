@@ -283,9 +283,12 @@ class LiveReferee:
             RefereeError: when the rules refuse it (nothing is stored).
         """
         with self._lock:
-            verdict = self.observer.apply(event)
+            verdicts = self.observer.answer(event)
             self.store.append_event(self.game_id, event, who)
-        self.broker.publish({"type": "event", "text": f"{who}: {verdict}"})
+            for forced in verdicts[1:]:  # what the rules then do by themselves (the settlement)
+                self.store.append_event(self.game_id, forced.event, "camera")
+        for verdict, by in zip(verdicts, [who, *["camera"] * (len(verdicts) - 1)], strict=True):
+            self.broker.publish({"type": "event", "text": f"{by}: {verdict}"})
         self.broker.publish({"type": "state", "state": self.state_json()})
 
     def undo(self, who: str) -> str:

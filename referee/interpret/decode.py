@@ -117,6 +117,12 @@ class Game(Protocol):
     def needs_deal(self, state: Any) -> bool:
         """True when chance must be dealt (banknotes) before anyone moves."""
 
+    def waits_for(self, state: Any) -> str:
+        """What the table must enter before the camera can go on, in words; "" when nothing.
+
+        A decision, or a roll the camera does not read (Royale's black dice): the page asks for it.
+        """
+
     def diagnose(self, state: Any, snapshot: Any) -> str:
         """Why the reading fits no legal move (an alert's reason)."""
 
@@ -205,6 +211,8 @@ class Interpreter:
         """While the misfit of the last alert lasts, the reading's misfit when it was said: another alert is
         said only when the misfit grows by ``one_error`` (a new error), or once it has ended."""
         self._doubt_before: frozenset[str] | None = None
+        self._asked = ""
+        """What the table was last asked to enter (:meth:`Game.waits_for`), so it is asked once."""
         self._held: Hashable | None = None
         """The state key of the best history of the reading before, when that reading was held back."""
         self._strain = 0.0
@@ -224,6 +232,20 @@ class Interpreter:
         return Verdict("event", frame_index, timestamp_s, event=event, before=before, state=after,
                        text=self.game.describe(event, before))  # fmt: skip
 
+    def answer(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> list[Verdict]:
+        """Applies what the table entered on the page (:meth:`Game.waits_for`), then what the rules do by
+        themselves once nothing else is awaited (the settlement after the last die).
+
+        Raises:
+            IllegalEventError: when the rules refuse it (nothing changes).
+        """
+        verdicts = [self.apply(event, frame_index, timestamp_s)]
+        forced = None if self.game.waits_for(self.state) else self.game.forced(self.state)
+        if forced is not None:
+            verdicts.append(self.apply(forced, frame_index, timestamp_s))
+            self._awaiting_clear = self.game.round_over(forced)
+        return verdicts
+
     def observe(self, snapshot: Any) -> list[Verdict]:
         """Judges one settled reading; returns what happened (often nothing)."""
         frame, time_s = snapshot.frame_index, snapshot.timestamp_s
@@ -234,10 +256,17 @@ class Interpreter:
                 return []
             self._awaiting_clear = False
             verdicts.append(Verdict("cleared", frame, time_s))
-        if self.game.needs_deal(self.state):
+        while self.game.needs_deal(self.state):  # banknotes; a game's own dealt steps (Royale's tiles, bank)
             if self._deal is None:
                 return verdicts
             verdicts.append(self.apply(self._deal(self.state), frame, time_s))
+        waiting = self.game.waits_for(self.state)
+        if waiting:  # a decision or a roll the camera does not read: asked once, then the readings wait
+            if waiting != self._asked:
+                self._asked = waiting
+                verdicts.append(Verdict("uncertain", frame, time_s, reason=f"enter on the page: {waiting}"))
+            return verdicts
+        self._asked = ""
         verdicts += self._decode(snapshot, reading)
         forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
         if forced is not None:

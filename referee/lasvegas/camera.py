@@ -41,12 +41,12 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
 
 from referee.errors import IllegalEventError
+from referee.game import game_of
 from referee.interpret.decode import Candidate
 from referee.interpret.model import ObservationModel
 from referee.interpret.table import Expected, Reading, Table
 from referee.lasvegas import GAME
 from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, Passed, RoundScored
-from referee.lasvegas.narrate import describe
 from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, place_all
 from referee.lasvegas.table import Problem, findings
 from referee.readings import DieReading, TableSnapshot
@@ -118,12 +118,16 @@ class LasVegasCamera:
         """A roll with its faces sorted (a camera cannot tell their order)."""
         return canonical_event(event)
 
-    describe = staticmethod(describe)
+    @staticmethod
+    def describe(event: Event, before: GameState) -> str:
+        """The event in words, by the state's game (Royale narrates its own events too)."""
+        narrated: str = game_of(before).narrate(event, before)
+        return narrated
 
     @staticmethod
     def forced(state: GameState) -> Event | None:
-        """The settlement, once the last die is placed."""
-        return RoundScored() if state.phase is Phase.SETTLE else None
+        """The settlement, once the last die is placed (and nothing the table must enter is pending)."""
+        return RoundScored() if state.phase is Phase.SETTLE and state.pending is None else None
 
     @staticmethod
     def round_over(event: Event) -> bool:
@@ -137,8 +141,15 @@ class LasVegasCamera:
 
     @staticmethod
     def needs_deal(state: GameState) -> bool:
-        """Banknotes are dealt at the start of every round."""
-        return state.phase is Phase.DEAL
+        """Banknotes are dealt at the start of every round (and a game's own dealt steps: Royale's tiles, bank)."""
+        pending = state.pending
+        return pending.dealt if pending is not None else state.phase is Phase.DEAL
+
+    @staticmethod
+    def waits_for(state: GameState) -> str:
+        """A step the table answers on the page (Royale's black dice, a tile's decision), in words; else ""."""
+        pending = state.pending
+        return pending.what if pending is not None and not pending.dealt else ""
 
     # --- the candidates -------------------------------------------------------------------------
 

@@ -210,6 +210,9 @@ class Pending:
     """What the step remembers (a roll so far, the guess to make)."""
     then: Pending | None = None
     """The step that waits after this one (steps queue: a tile's decision, then the next round's tiles)."""
+    dealt: bool = False
+    """A chance step the dealer draws like the banknotes (Royale's tiles laid, its bank), not one the table
+    rolls or decides: a virtual deal draws it, a manual one asks for it."""
 
 
 def ask(state: GameState, step: Pending) -> GameState:

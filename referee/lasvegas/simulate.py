@@ -68,8 +68,10 @@ class Dealer:
     def __init__(self, ruleset: RuleSet, rng: random.Random) -> None:
         self.pile = ruleset.deck_notes()
         rng.shuffle(self.pile)
-        self.rng = rng
-        """The game's random source (a pending chance step of a tile draws from it)."""
+        # A game with its own dealt steps (Royale's tiles laid each round) draws them from a source of the
+        # dealer's own, so a virtual deal from the same seed lays the same tiles as the game played.
+        self.rng = random.Random(rng.random()) if ruleset.hooks.round_start is not None else rng
+        """Where a pending chance step draws from (a tile's roll in random play, the tiles laid)."""
         self.draw = ruleset.hooks.draw
 
     def deal(self, casinos: int, minimum_usd: int) -> BanknotesDealt:
@@ -92,7 +94,7 @@ class Dealer:
         self.pile[:0] = notes
 
 
-def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
+def virtual_deal(dealer: Dealer) -> Callable[[GameState], Any]:
     """Deals each round from a virtual pile (``referee.lasvegas.simulate.Dealer``), as the web page shows it.
 
     The notes nobody won in the previous round go under the pile first, as the rulebook says (the
@@ -100,7 +102,10 @@ def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
     """
     returned: Counter[int] = Counter()
 
-    def deal(state: GameState) -> BanknotesDealt:
+    def deal(state: GameState) -> Any:
+        pending = state.pending
+        if pending is not None and pending.dealt:  # a game's own dealt step (Royale's tiles, its bank)
+            return pending.handler.chance(state, dealer)
         left = Counter(n for e in state.history if isinstance(e, BanknotesDealt) for notes in e.casinos for n in notes)
         left -= Counter(note for notes in state.won for note in notes)
         left -= returned
@@ -111,7 +116,7 @@ def virtual_deal(dealer: Dealer) -> Callable[[GameState], BanknotesDealt]:
     return deal
 
 
-def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) -> Callable[[GameState], BanknotesDealt]:
+def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) -> Callable[[GameState], Any]:
     """:func:`virtual_deal` from ``Dealer(rules, random.Random(seed))``, advanced past a game's history.
 
     ``seed`` deals what :func:`referee.lasvegas.simulate.play` with that seed deals. After a restart the pile
@@ -121,7 +126,7 @@ def seeded_deal(initial: GameState, seed: int, history: Sequence[Event] = ()) ->
     deal = virtual_deal(Dealer(initial.ruleset, random.Random(seed)))
     state = initial
     for event in history:
-        if isinstance(event, BanknotesDealt):
+        if isinstance(event, BanknotesDealt) or (state.pending is not None and state.pending.dealt):
             deal(state)
         state = apply(state, event)
     return deal
@@ -284,6 +289,31 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
                 casino.clear()
             tray.clear()
             yield moment("cleared", None, state)
+        elif not isinstance(event, BanknotesDealt) and _follow(casinos, state, ids):  # a tile moved dice
+            yield moment("moved", event, state)
+
+
+def _follow(casinos: list[list[DieReading]], state: GameState, ids: Iterator[int]) -> bool:
+    """Makes the table's casinos hold the dice ``state`` says (a tile moved some); True if any moved.
+
+    Dice leave a casino newest first; a die that arrives shows the casino's number.
+    """
+    moved = False
+    owners = [(player, False, seat) for seat, player in enumerate(state.players)]
+    owners += [(player, True, seat) for seat, player in enumerate(state.players)]
+    for number, (dice, casino) in enumerate(zip(casinos, state.casinos, strict=True), start=1):
+        wanted = [(colour, big, (casino.biggies if big else casino.dice)[seat]) for colour, big, seat in owners]
+        if state.neutral is not None:
+            wanted.append((state.neutral, False, casino.neutral))
+        for colour, big, count in wanted:
+            mine = [d for d in dice if d.colour is colour and d.big is big]
+            for extra in mine[count:][::-1]:
+                dice.remove(extra)
+                moved = True
+            for _ in range(count - len(mine)):
+                dice.append(DieReading(colour, big, number, track=next(ids)))
+                moved = True
+    return moved
 
 
 @dataclass

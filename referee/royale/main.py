@@ -62,9 +62,9 @@ class MainGame:
         if data[1] == "tiles":
             where = ", ".join(map(str, self.casinos))
             return Pending(CHANCE, (TilesLaid,), f"lay the casino tiles of round {state.round} by casinos {where}",
-                           self, data)  # fmt: skip
+                           self, data, dealt=True)  # fmt: skip
         return Pending(CHANCE, (BankLaid,), f"lay the bank: all cards but the {self._kept(state)} for the deals",
-                       self, data)  # fmt: skip
+                       self, data, dealt=True)  # fmt: skip
 
     def _kept(self, state: GameState) -> int:
         return PAIR * state.ruleset.casinos * state.ruleset.rounds

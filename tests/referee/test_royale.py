@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from referee import Colour, IllegalEventError, NotationError, UnknownRuleSetError
+from referee import Colour, DieReading, IllegalEventError, NotationError, TableSnapshot, UnknownRuleSetError
 from referee.game import CHANCE, find_game, find_ruleset, game_of
 from referee.lasvegas.events import BanknotesDealt, NeutralDiceRolled, Passed
 from referee.lasvegas.jsonio import event_from_json, event_to_json, settle_json
@@ -22,7 +22,7 @@ from referee.lasvegas.simulate import Dealer, default_players, play, simulate
 from referee.lasvegas.state import Phase, apply, legal_pass
 from referee.record import read_record, record_lines
 from referee.royale import GAME, ROYALE
-from referee.royale.events import BankLaid, TileChoice, TilesLaid
+from referee.royale.events import BankLaid, BlackDiceRolled, TileChoice, TilesLaid
 from referee.royale.rules import DECK, check_pairs, draw_pairs, pair_order
 from referee.royale.tiles import TILES
 
@@ -326,3 +326,33 @@ def test_notation_refuses_tiles_that_cannot_lie_so(tiles, message):
             f"{tiles} - -")  # fmt: skip
     with pytest.raises(NotationError, match=message):
         GAME.from_notation(text)
+
+
+def test_the_camera_deals_the_tiles_and_the_bank_and_waits_for_what_the_page_enters():
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.simulate import seeded_deal
+
+    state = GAME.new_game(MAIN, PLAYERS[:3])
+    camera = GAME.camera()
+    assert camera.needs_deal(state) and camera.waits_for(state) == ""
+    interpreter = Interpreter(camera, state, deal=seeded_deal(state, 5))
+    reading = TableSnapshot(1, 0.1, ((),) * 6, ())
+    said = [str(v) for v in interpreter.observe(reading)]
+    assert said[0].startswith("tiles laid:") and said[1].startswith("the bank is laid: 54 cards")
+    assert said[2].startswith("round 1: money cards dealt")
+    # the same tiles and bank as the game the seed plays
+    played = [e for e, _ in next(_games(3, 1, 5, MAIN)) if isinstance(e, TilesLaid | BankLaid)]
+    assert [type(e) for e in interpreter.state.history[:2]] == [TilesLaid, BankLaid]
+    assert interpreter.state.history[0] == played[0]
+    # a roll of the black dice is entered on the page: the camera waits, asks once, then goes on
+    text = ("las-vegas-royale+main rbg 1 b 2r:30,30/-:40,30/-:40,40/-:70,30/-:70,60/-:80,50 - -/-/- r:2,2,2:0,0,0 "
+            "1A2:30000/2C1:-/3D1:- 100*4,90*6,80*7,70*8,60*11,50*9,40*5,30*4 0.roll.0")  # fmt: skip
+    interpreter.reset(GAME.from_notation(text))
+    assert camera.waits_for(interpreter.state).startswith("roll the 2 black dice for Jackpot by casino 1")
+    table = TableSnapshot(2, 0.2, (tuple(DieReading(Colour.RED, False, 1) for _ in range(2)), *((),) * 5), ())
+    asked = interpreter.observe(table)
+    assert [v.kind for v in asked] == ["uncertain"] and "enter on the page: roll the 2 black dice" in asked[0].reason
+    assert interpreter.observe(table) == []  # asked once
+    answered = interpreter.answer(BlackDiceRolled((3, 4)))
+    assert [str(v) for v in answered] == ["the black dice show 3 and 4"]
+    assert interpreter.state.money()[Colour.RED] == 30_000 and camera.waits_for(interpreter.state) == ""

@@ -49,6 +49,28 @@ def test_a_round_of_las_vegas_royale_on_its_own_mat_is_refereed_exactly_with_its
     assert [line["event"] for line in lines if line["type"] == "event"].count("passed") >= 1
 
 
+def test_a_round_of_royales_main_game_is_refereed_with_the_tiles_answered_on_the_page():
+    """Tiles and the bank are dealt like the banknotes; each tile's roll or decision is asked and waited for.
+
+    The page's answers are the game's own (what the players would enter); the camera does the rest.
+    """
+    game = RenderedGame(seed=6, players=("red", "blue", "green"), rules="las-vegas-royale+main", size=(640, 360),
+                        fps=10, rounds=1)  # fmt: skip
+    truth = settled_truth(game)
+    state = new_game(game.ruleset, game.players)
+    pipeline = referee_pipeline(game.truth_reader(), state, seeded_deal(state, game.seed))
+    interpreter, answered = pipeline.observer, []
+    for frame in game.frames():
+        pipeline.process(frame)
+        while interpreter.game.waits_for(interpreter.state):  # what the table enters on the page
+            done = len(interpreter.state.history)
+            assert canonical_history(interpreter.state.history) == truth[:done]
+            answered += interpreter.answer(truth[done])
+    kinds = {type(verdict.event).__name__ for verdict in answered}
+    assert {"TileChoice", "BlackDiceRolled"} <= kinds
+    assert canonical_history(interpreter.state.history)[: len(truth)] == truth
+
+
 def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
     game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
     observer, lines = watch(game)

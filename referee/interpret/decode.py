@@ -233,8 +233,9 @@ class Interpreter:
                        text=self.game.describe(event, before))  # fmt: skip
 
     def answer(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> list[Verdict]:
-        """Applies what the table entered on the page (:meth:`Game.waits_for`), then what the rules do by
-        themselves once nothing else is awaited (the settlement after the last die).
+        """Applies what the table entered on the page (:meth:`Game.waits_for`), then what follows by itself.
+
+        What follows: the settlement after the last die, once nothing else is awaited.
 
         Raises:
             IllegalEventError: when the rules refuse it (nothing changes).

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from referee.errors import RefereeError
-from referee.game import games
+from referee.game import find_ruleset, games
 from referee.lasvegas.rules import VARIANTS
 from referee.lasvegas.simulate import DEFAULT_PLAYERS
 from referee.record import record_lines
@@ -73,11 +73,13 @@ def setup() -> Any:
 
 
 def _games_refereed() -> list[tuple[str, str]]:
-    """The rule sets the page offers, ``(name, title)``: each game's own (Las Vegas's variants are ticked apart).
+    """The rule sets the page offers, ``(name, title)``: each game's own, and Royale's main game.
 
-    Royale's main game is not offered yet: its tiles' decisions are not asked on the page.
+    Las Vegas's variants are ticked apart; the main game's tiles' rolls and decisions are asked on the live page.
     """
-    return [(ruleset.name, f"{game.title}") for game in games() for ruleset in [game.find_ruleset(game.name)]]
+    offered = [(ruleset.name, game.title) for game in games() for ruleset in [game.find_ruleset(game.name)]]
+    main = find_ruleset("las-vegas-royale+main")
+    return [*offered, (main.name, "Las Vegas Royale, main game (casino tiles by casinos 1-3)")]
 
 
 @blueprint.post("/setup")

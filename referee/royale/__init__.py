@@ -173,7 +173,7 @@ def _tiles_json(current: GameState) -> dict[str, Any]:
     asks = None
     if pending is not None:
         choices = pending.handler.choices(current)
-        asks = {"what": pending.what, "who": pending.actor.value,
+        asks = {"what": pending.what, "who": pending.actor.value, "dealt": pending.dealt,
                 "choices": [{"choice": c.choice, "amount": c.amount} for c in choices]}  # fmt: skip
     tiles = [
         {"casino": laid.casino, "code": laid.tile.id, "name": laid.tile.name, "status": laid.tile.status(current, i)}

@@ -341,3 +341,31 @@ def test_a_game_of_las_vegas_royale_is_refereed_with_its_chips(tmp_path):
     kinds = {r["body"].get("event") for r in records if r["kind"] == "event"}
     assert {"dealt", "rolled", "placed"} <= kinds
     assert len(state["table"][5]["banknotes"]) == 2  # a pair of money cards by each casino
+
+
+def test_royales_main_game_asks_the_page_for_a_tiles_decision_and_takes_the_answer(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    assert b"main game" in client.get("/setup").data
+    game = new_game(client, players=("red", "blue", "green"), seed=6, game="las-vegas-royale+main")
+    live = app.extensions["dice-referee"].live
+    live.begin()
+    for _ in range(600):  # until a tile asks something (the camera then waits for the page)
+        live.step()
+        state = client.get("/api/state").get_json()
+        if state.get("asks") and not state["asks"]["dealt"]:
+            break
+    asks = state["asks"]
+    assert asks and len(state["tiles"]) == 3 and len(state["bank"]) <= 54
+    if asks["who"] == "chance":
+        answer = {"event": "black-dice-rolled", "values": [3, 4]}
+    else:
+        choice = asks["choices"][0]
+        answer = {"event": "tile-choice", "player": asks["who"], "choice": choice["choice"], "amount": choice["amount"]}
+    bad = post(client, "/api/event", {**answer, "event": "tile-choice", "player": "red", "choice": "nonsense"})
+    assert bad.status_code == 409
+    response = post(client, "/api/event", {**answer, "who": "Ann"})
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["state"].get("asks") != asks
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    assert records[-1]["who"] == "Ann" and records[-1]["body"]["event"] == answer["event"]

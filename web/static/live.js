@@ -87,13 +87,62 @@ function lasVegasView(state, names) {
   }
 }
 
-// Las Vegas Royale: Las Vegas's table with two money cards per casino, and each player's chips.
+// Las Vegas Royale: Las Vegas's table with two money cards per casino, each player's chips, and in the
+// main game the tiles with what each would do and the question the table answers here.
 function royaleView(state, names) {
   lasVegasView(state, names);
   const rows = document.getElementById("scores").rows;
   state.players.forEach((p, i) => {
     const starts = p.colour === state.start ? " (started the round)" : "";
-    rows[i].insertCell().textContent = p.chips + (p.chips === 1 ? " chip" : " chips") + starts;
+    const dollars = state.dollars && state.dollars[p.colour] ? ", " + money(state.dollars[p.colour]) + " off the cards" : "";
+    rows[i].insertCell().textContent = p.chips + (p.chips === 1 ? " chip" : " chips") + dollars + starts;
+  });
+  const tiles = document.getElementById("tiles");
+  tiles.replaceChildren();
+  if (state.tiles && state.tiles.length) {
+    const h = document.createElement("h2");
+    h.textContent = "Casino tiles";
+    const list = document.createElement("ul");
+    state.tiles.forEach(t => {
+      const li = document.createElement("li");
+      li.textContent = `casino ${t.casino}: ${t.code} ${t.name}: ${t.status}`;
+      list.append(li);
+    });
+    tiles.append(h, list);
+  }
+  asksView(state.asks, names);
+}
+
+// What the table must enter before the camera goes on (a tile's decision, the 2 black dice).
+function asksView(asks, names) {
+  const box = document.getElementById("asks");
+  box.replaceChildren();
+  if (!asks || asks.dealt) return;  // tiles and bank laid from the deck like the banknotes: nothing to enter
+  const h = document.createElement("h2");
+  h.textContent = "Enter on the page";
+  const what = document.createElement("p");
+  what.textContent = asks.what;
+  box.append(h, what);
+  if (asks.who === "chance") {  // the 2 black dice: two faces
+    const faces = [0, 1].map(() => {
+      const select = document.createElement("select");
+      for (let v = 1; v <= 6; v++) select.append(new Option(String(v), String(v)));
+      box.append(select, " ");
+      return select;
+    });
+    const button = document.createElement("button");
+    button.textContent = "Rolled";
+    button.addEventListener("click", () => post("/api/event", {event: "black-dice-rolled",
+      values: faces.map(s => Number(s.value)), who: document.querySelector("#undo-form input").value}));
+    box.append(button);
+    return;
+  }
+  asks.choices.forEach(c => {
+    const button = document.createElement("button");
+    button.textContent = c.choice + (c.amount ? " " + c.amount : "");
+    button.addEventListener("click", () => post("/api/event", {event: "tile-choice", player: asks.who,
+      choice: c.choice, amount: c.amount, who: document.querySelector("#undo-form input").value}));
+    box.append(button, " ");
   });
 }
 

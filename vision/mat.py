@@ -111,7 +111,7 @@ def _royale_layout() -> MatLayout:
     centre = (width / 2, height / 2)
     markers = {4: (edge, edge), 5: (width - edge - marker, edge), 6: (width - edge - marker, height - edge - marker),
                7: (edge, height - edge - marker)}  # fmt: skip
-    inner, outer, gap = 60.0, 145.0, 2.5
+    inner, outer, gap = 62.0, 156.0, 2.5
     casinos, numbers = {}, {}
     for number in range(1, 7):
         start = 180.0 + 60.0 * (number - 1)  # casino 1's sector spans 180-240 degrees (far-left)
@@ -121,7 +121,7 @@ def _royale_layout() -> MatLayout:
         casinos[number] = np.array(ring, dtype=np.float64)
         # The number outside the ring, off every zone: the detector boxes a printed digit now and then
         # (a "5" read as a black 1 at 0.58 confidence), and a box off the zones is no die.
-        x, y = _hexagon_point(centre, outer + 11.0, (start + 30.0) % 360)
+        x, y = _hexagon_point(centre, outer + 8.0, (start + 30.0) % 360)
         numbers[number] = (x - 4.0, y + 5.0)
     arena = np.array([_hexagon_point(centre, inner - 8.0, 60.0 * k) for k in range(6)], dtype=np.float64)
     return MatLayout(width, height, marker, markers, casinos, arena, numbers, "Las Vegas Royale mat")
@@ -176,7 +176,8 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
         marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
         x_px, y_px = px(x, y)
         image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
-    cv2.putText(image, f"dice-referee {layout.name}", px(layout.width_mm / 2 - 25, layout.height_mm - 2.5),
+    footer_x = layout.width_mm / 2 - 25 if layout.numbers is None else layout.width_mm - 110  # clear of casino 5's number
+    cv2.putText(image, f"dice-referee {layout.name}", px(footer_x, layout.height_mm - 2.5),
                 cv2.FONT_HERSHEY_SIMPLEX, 0.12 * px_per_mm, (150, 150, 150), 1, cv2.LINE_AA)  # fmt: skip
     return image
 

@@ -216,7 +216,7 @@ class RenderedGame:
                                     rng.uniform(y0 + inside + top_margin, y1 - inside, 64)])  # fmt: skip
         contour = polygon.astype(np.float32).reshape(-1, 1, 2)
         spots: list[tuple[float, float]] = []
-        while len(spots) < 64:
+        while len(spots) < 256:  # more than on a rectangle: a sector's corners crowd first
             u, v = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
             if cv2.pointPolygonTest(contour, (u, v), True) >= inside:
                 spots.append((u, v))

@@ -176,7 +176,8 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
         marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
         x_px, y_px = px(x, y)
         image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
-    footer_x = layout.width_mm / 2 - 25 if layout.numbers is None else layout.width_mm - 110  # clear of casino 5's number
+    # The footer in the middle, or on the right where a casino's number stands in the middle (Royale).
+    footer_x = layout.width_mm / 2 - 25 if layout.numbers is None else layout.width_mm - 110
     cv2.putText(image, f"dice-referee {layout.name}", px(footer_x, layout.height_mm - 2.5),
                 cv2.FONT_HERSHEY_SIMPLEX, 0.12 * px_per_mm, (150, 150, 150), 1, cv2.LINE_AA)  # fmt: skip
     return image

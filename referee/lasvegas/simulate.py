@@ -199,7 +199,12 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
             before = state
             state = apply(state, event)
             # Notes that were on the table and were not won go back under the pile.
-            dealer.put_under(sorted(preview(before).returned(), reverse=True))
+            if before.bank:  # a tile may have paid from the bank: the settlement's own list of what went back
+                dealer.put_under(sorted(preview(before).returned(), reverse=True))
+            else:  # the notes won are the table's (one preview a round is already the settlement's)
+                left = Counter(note for casino in before.casinos for note in casino.banknotes)
+                left.subtract(n for old, new in zip(before.won, state.won, strict=True) for n in new[len(old) :])
+                dealer.put_under(sorted(left.elements(), reverse=True))
             yield event, state
             continue
         else:

@@ -369,3 +369,22 @@ def test_royales_main_game_asks_the_page_for_a_tiles_decision_and_takes_the_answ
     assert response.get_json()["state"].get("asks") != asks
     records = client.get(f"/api/games/{game['id']}/records").get_json()
     assert records[-1]["who"] == "Ann" and records[-1]["body"]["event"] == answer["event"]
+
+
+def test_a_pass_the_camera_missed_is_recorded_from_the_page_and_costs_a_chip(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    new_game(client, players=("red", "blue", "green"), seed=11, game="las-vegas-royale")
+    live = app.extensions["dice-referee"].live
+    live.begin()
+    for _ in range(400):
+        live.step()
+        state = client.get("/api/state").get_json()
+        if state["phase"] == "place":
+            break
+    player = state["to_act"]
+    chips = {p["colour"]: p["chips"] for p in state["players"]}
+    response = post(client, "/api/event", {"event": "passed", "player": player, "who": "Bo"})
+    assert response.status_code == 200, response.get_json()
+    after = {p["colour"]: p["chips"] for p in response.get_json()["state"]["players"]}
+    assert after[player] == chips[player] - 1 and response.get_json()["state"]["phase"] == "roll"

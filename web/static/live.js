@@ -111,6 +111,18 @@ function royaleView(state, names) {
     tiles.append(h, list);
   }
   asksView(state.asks, names);
+  passView(state, names);
+}
+
+// A pass the camera did not see (or should not have seen) is recorded here; undo takes a wrong one back.
+function passView(state, names) {
+  const box = document.getElementById("asks");
+  if (state.phase !== "place" || !state.to_act || (state.asks && !state.asks.dealt)) return;
+  const button = document.createElement("button");
+  button.textContent = (names[state.to_act] || state.to_act) + " passed (paid a chip)";
+  button.addEventListener("click", () => post("/api/event", {event: "passed", player: state.to_act,
+    who: document.querySelector("#undo-form input").value}));
+  box.append(button);
 }
 
 // What the table must enter before the camera goes on (a tile's decision, the 2 black dice).

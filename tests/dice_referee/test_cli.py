@@ -154,6 +154,26 @@ def test_mat_writes_a_pdf_and_a_png(tmp_path):
     assert out.returncode == 2 and "cannot write" in out.stderr and "Traceback" not in out.stderr
 
 
+def test_mat_and_calibrate_for_las_vegas_royale(tmp_path):
+    """Royale's mat (its markers found by the game's layout) and a real board's corners with the ring's zones."""
+    import cv2
+
+    from vision.mat import ROYALE_MAT, find_mat
+    from vision.zones import load_calibration
+
+    out = cli("mat", "--game", "las-vegas-royale", "--out", str(tmp_path / "royale.png"), "--dpi", "60")
+    assert out.returncode == 0, out.stderr
+    assert find_mat(cv2.imread(str(tmp_path / "royale.png")), ROYALE_MAT) is not None
+    out = cli("mat", "--game", "chess", "--out", str(tmp_path / "x.pdf"))
+    assert out.returncode == 2 and "unknown game 'chess'" in out.stderr
+    path = tmp_path / "royale.json"
+    out = cli("calibrate", "--game", "royale", "--corners", "100,80 1180,90 1250,700 40,690", "--size", "600x600",
+              "--out", str(path))  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    calibration = load_calibration(path)
+    assert len(calibration.rolling_area) == 6 and len(calibration.casinos) == 6  # the arena, the ring
+
+
 def test_watch_contract_on_the_built_in_game(tmp_path):
     """One round of the built-in game, read by its own labels: the JSON lines of the contract."""
     record = tmp_path / "game.jsonl"

@@ -91,8 +91,8 @@ class Hub:
         """
         game = find_game(spec.game)
         rules = game.find_ruleset("+".join([spec.game, *spec.variants]) if spec.variants else spec.game)
-        neutral = "white" if getattr(rules, "has_neutral", False) else None
-        game.from_header(rules, {"players": spec.players, "neutral": neutral})  # raises for impossible setups
+        first = game.new_game(rules, spec.players)  # raises for impossible setups; the game's own neutral colour
+        neutral = first.neutral.value if getattr(first, "neutral", None) is not None else None
         seed = spec.seed if spec.seed is not None else secrets.randbelow(1 << 31)
         opened = self._open(seed, spec.players, rules.name)
         game_id = self.store.new_game(rules.name, spec.players, spec.names, neutral, seed, spec.deal)

@@ -388,3 +388,12 @@ def test_a_pass_the_camera_missed_is_recorded_from_the_page_and_costs_a_chip(tmp
     assert response.status_code == 200, response.get_json()
     after = {p["colour"]: p["chips"] for p in response.get_json()["state"]["players"]}
     assert after[player] == chips[player] - 1 and response.get_json()["state"]["phase"] == "roll"
+
+
+def test_a_two_player_royale_game_with_white_gives_the_imaginary_player_another_colour(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    game = new_game(client, players=("white", "red"), seed=3, game="las-vegas-royale")
+    assert client.get(f"/api/games/{game['id']}").get_json()["neutral"] == "black"
+    second = new_game(client, players=("red", "blue"), seed=3, game="las-vegas+neutral")  # Las Vegas's white dice
+    assert client.get(f"/api/games/{second['id']}").get_json()["neutral"] == "white"

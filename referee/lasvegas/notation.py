@@ -267,6 +267,13 @@ def check(state: GameState) -> None:
     """Raises NotationError if a parsed state could not arise in play."""
     rules = state.ruleset
     n = len(state.players)
+    deck = rules.deck_counts()
+    notes = [*(n for c in state.casinos for n in c.banknotes), *(n for won in state.won for n in won), *state.bank]
+    strangers = sorted({note for note in notes if note not in deck})
+    if strangers:
+        values = ", ".join(str(v // 1000) for v in sorted(deck))
+        raise NotationError(f"impossible state: {', '.join(str(v // 1000) for v in strangers)} (thousands) "
+                            f"is not a note of {rules.name}'s deck ({values})")  # fmt: skip
     problems = []
     for seat, player in enumerate(state.players):
         if state.held_dice[seat] < 0 or state.held_biggies[seat] < 0:

@@ -42,12 +42,13 @@ CAMERA ?= builtin
 demo: $(STAMP)
 	$(VENV)/bin/dice-referee serve --source $(CAMERA)
 
-## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games
+## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games (Las Vegas's tables, Royale's 3-5 players)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet --no-deps lasvegas==0.2.0 tabulate tqdm
 	$(PY) bench/bench_referee.py
 	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
-		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --config all --seeds 11 12 13 14 --rounds 1; \
+		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --config all --seeds 11 12 13 14 --rounds 1 && \
+		for n in 3 4 5; do $(PY) bench/bench_pipeline.py --rules las-vegas-royale --players $$n --seeds 321 322 323 --rounds 1; done; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
 	$(PY) bench/bench_web.py --viewers 20 --seconds 20

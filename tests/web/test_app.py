@@ -397,3 +397,19 @@ def test_a_two_player_royale_game_with_white_gives_the_imaginary_player_another_
     assert client.get(f"/api/games/{game['id']}").get_json()["neutral"] == "black"
     second = new_game(client, players=("red", "blue"), seed=3, game="las-vegas+neutral")  # Las Vegas's white dice
     assert client.get(f"/api/games/{second['id']}").get_json()["neutral"] == "white"
+
+
+def test_a_royale_main_game_is_kept_in_the_history_with_its_own_events(tmp_path):
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    game = new_game(client, players=("red", "blue", "green"), seed=6, game="las-vegas-royale+main")
+    run(app, 150)
+    for url in ("/history", f"/games/{game['id']}", f"/games/{game['id']}?step=3", f"/games/{game['id']}/chart.svg"):
+        assert client.get(url).status_code == 200, url
+    csv = client.get(f"/games/{game['id']}/export.csv").data.decode()
+    assert ",tiles-laid," in csv and ",bank-laid," in csv and ",dealt," in csv
+    exported = client.get(f"/games/{game['id']}/export.jsonl").data.decode().splitlines()
+    from referee.record import read_record
+
+    state = read_record(exported)  # the export is a record that replays
+    assert state.ruleset.name == "las-vegas-royale+main" and state.tiles

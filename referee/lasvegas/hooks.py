@@ -79,9 +79,8 @@ def notes_dealt(state: GameState, event: BanknotesDealt, what: str = "banknote",
     return dealt
 
 
-def check_in_pile(state: GameState, dealt: Counter[int], what: str = "notes") -> None:
-    """Raises IllegalDealError when a deal gives more notes of a value than the face-down pile holds."""
-    pile = state.pile()
+def check_in_pile(pile: Counter[int], dealt: Counter[int], what: str = "notes") -> None:
+    """Raises IllegalDealError when a deal gives more notes of a value than the face-down ``pile`` holds."""
     for note, count in sorted(dealt.items()):
         if count > pile[note]:
             raise IllegalDealError(f"{count} {what} of {format_usd(note)} dealt but the pile holds {pile[note]}")
@@ -112,8 +111,9 @@ def check_minimum_bank(state: GameState, event: BanknotesDealt) -> None:
                 f"casino {number} got {format_usd(total)}: dealing stops as soon as a casino holds "
                 f"{format_usd(minimum)}, so its last note was one too many"
             )
-    check_in_pile(state, dealt)
-    if short and sum(state.pile().values()) > sum(dealt.values()):
+    pile = state.pile()
+    check_in_pile(pile, dealt)
+    if short and sum(pile.values()) > sum(dealt.values()):
         raise IllegalDealError(
             f"casino {short} holds less than {format_usd(minimum)} although the pile still has notes"
         )

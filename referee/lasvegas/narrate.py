@@ -15,7 +15,7 @@ from referee.lasvegas.scoring import RoundPayout
 from referee.lasvegas.state import GameState
 from referee.types import format_usd
 
-__all__ = ["describe", "describe_payout"]
+__all__ = ["amount_of", "describe", "describe_payout"]
 
 
 def _faces(values: tuple[int, ...]) -> str:
@@ -66,9 +66,14 @@ def describe(event: Event, before: GameState) -> str:
     raise TypeError(f"not an event: {event!r}")
 
 
+def amount_of(count: int, name: str) -> str:
+    """``"1 chip"``, ``"2 chips"``: a count of a resource named in the plural."""
+    return f"{count} {name[:-1] if count == 1 and name.endswith('s') else name}"
+
+
 def _cost(state: GameState) -> str:
     cost = state.ruleset.hooks.pass_cost or ()
-    return " and ".join(f"{count} {name[:-1] if count == 1 and name.endswith('s') else name}" for name, count in cost)
+    return " and ".join(amount_of(count, name) for name, count in cost)
 
 
 def _left(event: Passed, before: GameState) -> str:
@@ -77,10 +82,7 @@ def _left(event: Passed, before: GameState) -> str:
     seat = before.players.index(event.player) if event.player in before.players else -1
     if seat < 0 or not cost:
         return ""
-    parts = []
-    for name, count in cost:
-        left = before.resource(name)[seat] - count
-        parts.append(f"{left} {name[:-1] if left == 1 and name.endswith('s') else name}")
+    parts = [amount_of(before.resource(name)[seat] - count, name) for name, count in cost]
     return f" ({', '.join(parts)} left)"
 
 

@@ -268,7 +268,8 @@ def check(state: GameState) -> None:
     rules = state.ruleset
     n = len(state.players)
     deck = rules.deck_counts()
-    notes = [*(n for c in state.casinos for n in c.banknotes), *(n for won in state.won for n in won), *state.bank]
+    notes = [*(note for c in state.casinos for note in c.banknotes), *(note for won in state.won for note in won),
+             *state.bank]  # fmt: skip
     strangers = sorted({note for note in notes if note not in deck})
     if strangers:
         values = ", ".join(str(v // 1000) for v in sorted(deck))

@@ -240,6 +240,14 @@ class GameState:
         """Dollars won so far per player, in seat order."""
         return {player: sum(notes) for player, notes in zip(self.players, self.won, strict=True)}
 
+    def plus_resources(self, seat: int, deltas: Sequence[tuple[str, int]]) -> tuple[tuple[int, ...], ...]:
+        """The resources with ``deltas`` (``("chips", -1)``, ...) added to one seat's: a pass paid, a tile's reward."""
+        names = [name for name, _ in self.ruleset.hooks.resources]
+        held = list(self.resources[seat])
+        for name, delta in deltas:
+            held[names.index(name)] += delta
+        return (*self.resources[:seat], tuple(held), *self.resources[seat + 1 :])
+
     def evolve(self, **changes: Any) -> GameState:
         """A copy with the named fields changed, unchecked: for rules code (tiles, hooks), not for play."""
         return _evolve(self, **changes)
@@ -520,13 +528,17 @@ def _refused(state: GameState, casino: int) -> None:
             raise IllegalPlacementError(reason)
 
 
+def _open(state: GameState, values: Sequence[int]) -> list[int]:
+    """The values of ``values`` whose casino no tile forbids now (Royale's No Entry)."""
+    return [v for v in values if not any(laid.tile.refuses(state, i, v) for i, laid in enumerate(state.tiles))]
+
+
 def _blocked(state: GameState) -> bool:
     """True when a tile forbids every value the player to place rolled: he takes his dice back for free."""
     roll = state.roll
     if not state.tiles or roll is None:
         return False
-    values = {*roll.dice, *roll.biggies, *roll.neutral}
-    return all(any(laid.tile.refuses(state, i, v) for i, laid in enumerate(state.tiles)) for v in values)
+    return not _open(state, sorted({*roll.dice, *roll.biggies, *roll.neutral}))
 
 
 def _next_turn(seat: int, held_dice: tuple[int, ...], held_biggies: tuple[int, ...],
@@ -553,11 +565,7 @@ def _pass(state: GameState, event: Passed) -> GameState:
     short = _short_of(state, seat, cost)
     if short:
         raise IllegalEventError(f"{event.player} {short}")
-    names = [name for name, _ in state.ruleset.hooks.resources]
-    held = list(state.resources[seat]) if state.resources else []
-    for name, count in cost:
-        held[names.index(name)] -= count
-    resources = (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :]) if cost else state.resources
+    resources = state.plus_resources(seat, [(name, -count) for name, count in cost]) if cost else state.resources
     phase, turn = _next_turn(seat, state.held_dice, state.held_biggies, state.held_neutral)
     after = _evolve(state, phase=phase, turn=turn, roll=None, resources=resources, log=(state.log, event))
     return _turn_starts(after) if after.tiles else after
@@ -642,7 +650,7 @@ def _score(state: GameState, event: RoundScored) -> GameState:
         resources=resources, tiles=(), log=(state.log, event),
     )  # fmt: skip
     if state.bank:  # notes a tile paid from the bank left it
-        after = _evolve(after, bank=_less(state.bank, _from_bank(state, payout)))
+        after = _evolve(after, bank=_less(state.bank, _from_bank(payout.casinos)))
     for index, laid in enumerate(state.tiles):
         after = laid.tile.at_round_end(state, index, after)
     if hooks.round_start is not None and not last:
@@ -650,9 +658,9 @@ def _score(state: GameState, event: RoundScored) -> GameState:
     return after
 
 
-def _from_bank(state: GameState, payout: RoundPayout) -> list[int]:
-    """The notes a payout pays that were not lying at a casino (a tile's reward, from the bank)."""
-    return [p.banknote_usd for c in payout.casinos for p in c.ranking if p.source and p.banknote_usd is not None]
+def _from_bank(payouts: Sequence[CasinoPayout]) -> list[int]:
+    """The notes casinos' payouts pay that were not lying there (a tile's reward, from the bank)."""
+    return [p.banknote_usd for c in payouts for p in c.ranking if p.source and p.banknote_usd is not None]
 
 
 def _less(notes: tuple[int, ...], taken: list[int]) -> tuple[int, ...]:
@@ -739,8 +747,7 @@ def legal_placements(state: GameState) -> tuple[DicePlaced, ...]:
         return ()
     values = sorted({*roll.dice, *roll.biggies, *roll.neutral})
     if state.tiles:
-        refused = {v for v in values for i, laid in enumerate(state.tiles) if laid.tile.refuses(state, i, v)}
-        values = [v for v in values if v not in refused]
+        values = _open(state, values)
     return tuple(place_all(state, value) for value in values)
 
 
@@ -753,7 +760,7 @@ def preview(state: GameState) -> RoundPayout:
     for number in range(1, state.ruleset.casinos + 1):
         payout = _score_table(state, number, neutral)
         payouts.append(payout)
-        paid = [p.banknote_usd for p in payout.ranking if p.source and p.banknote_usd is not None]
+        paid = _from_bank((payout,))
         if paid:  # the next casinos' tiles see the bank without the cards this one's tiles paid
             state = _evolve(state, bank=_less(state.bank, paid))
     return RoundPayout(tuple(payouts))

@@ -121,19 +121,6 @@ class MainGame:
         return BankLaid(tuple(bank))
 
 
-def _rank_with_resources(state: GameState) -> Any:
-    """Money with chips at $10,000 and tokens at face value; then most cards plus chips; still equal, shared."""
-    from referee.lasvegas.scoring import rank_money
-
-    worth = dict(state.ruleset.hooks.resource_usd)
-    names = [name for name, _ in state.ruleset.hooks.resources]
-    totals = {}
-    for player, won, held in zip(state.players, state.won, state.resources, strict=True):
-        extra = sum(worth.get(name, 0) * count for name, count in zip(names, held, strict=True))
-        totals[player] = (sum(won) + extra, len(won) + held[names.index("chips")])
-    return rank_money(totals)
-
-
 def main_ruleset(tiles: Sequence[str] | None = None, casinos: Sequence[int] = DEFAULT_CASINOS) -> RuleSet:
     """The main game's rule set: the tiles that may be laid (default: all 16 sides) by which casinos.
 
@@ -161,7 +148,7 @@ def _main_ruleset(codes: tuple[str, ...], where: tuple[int, ...], named: bool) -
     if where != DEFAULT_CASINOS:
         parts.append("casinos=" + ",".join(map(str, where)))
     setup = MainGame(codes, where)
-    hooks = dataclasses.replace(ROYALE_HOOKS, round_start=setup.round_start, rank=_rank_with_resources,
+    hooks = dataclasses.replace(ROYALE_HOOKS, round_start=setup.round_start,
                                 resources=(("chips", 2), ("dollars", 0)), signed_resources=("dollars",),
                                 resource_usd=(("chips", CHIP_USD), ("dollars", 1)))  # fmt: skip
     name = "+".join([ROYALE.name, *parts])

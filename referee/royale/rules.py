@@ -30,7 +30,7 @@ from referee.game import name_key
 from referee.lasvegas.events import BanknotesDealt
 from referee.lasvegas.hooks import Hooks, check_in_pile, notes_dealt, pass_left
 from referee.lasvegas.rules import RuleSet
-from referee.lasvegas.scoring import Standing, rank_standings
+from referee.lasvegas.scoring import Standing, rank_money
 from referee.lasvegas.state import GameState, preview
 from referee.types import format_usd
 
@@ -99,11 +99,12 @@ def check_pairs(state: GameState, event: BanknotesDealt) -> None:
     rules = state.ruleset
     dealt = notes_dealt(state, event, "money card", "a pair of money cards")
     casinos = event.casinos
-    enough = sum(state.pile().values()) >= rules.notes_per_casino * rules.casinos
+    pile = state.pile()
+    enough = sum(pile.values()) >= rules.notes_per_casino * rules.casinos
     for number, cards in enumerate(casinos, start=1):
         if len(cards) != rules.notes_per_casino and enough:
             raise IllegalDealError(f"casino {number} got {len(cards)} cards: each casino gets a pair")
-    check_in_pile(state, dealt, "cards")
+    check_in_pile(pile, dealt, "cards")
     for number in range(1, len(casinos)):
         lower, higher = tuple(casinos[number - 1]), tuple(casinos[number])
         if pair_order(lower) > pair_order(higher):
@@ -133,14 +134,26 @@ def start_from_casino_six(state: GameState) -> int:
     return pass_left(state)
 
 
+def worth(state: GameState, seat: int) -> int:
+    """A player's money: his cards, and each resource at what it is worth.
+
+    A chip counts $10,000; the main game's dollars (Black Box's tokens less Bad Luck's fines) face value.
+    """
+    hooks = state.ruleset.hooks
+    usd = dict(hooks.resource_usd)
+    held = zip((name for name, _ in hooks.resources), state.resources[seat], strict=True)
+    return sum(state.won[seat]) + sum(usd.get(name, 0) * count for name, count in held)
+
+
 def money_cards_and_chips(state: GameState) -> tuple[Standing, ...]:
     """Royale's standings: money with each chip at $10,000; then most cards plus chips; still equal, shared.
 
-    Each standing's ``money_usd`` includes the chips and its ``banknotes`` counts cards and chips.
+    Each standing's ``money_usd`` is :func:`worth` (chips and, in the main game, dollars included) and its
+    ``banknotes`` counts cards and chips.
     """
     chips = state.resource("chips")
-    return rank_standings({player: (*won, *([CHIP_USD] * held)) for player, won, held in
-                           zip(state.players, state.won, chips, strict=True)})  # fmt: skip
+    return rank_money({player: (worth(state, seat), len(state.won[seat]) + chips[seat])
+                       for seat, player in enumerate(state.players)})  # fmt: skip
 
 
 ROYALE_HOOKS = Hooks(

@@ -23,9 +23,11 @@ from referee.errors import IllegalEventError
 from referee.game import CHANCE
 from referee.lasvegas.events import DicePlaced
 from referee.lasvegas.hooks import LaidTile, Pending, ask, resolved
+from referee.lasvegas.narrate import amount_of
 from referee.lasvegas.scoring import CasinoPayout, Payment
 from referee.lasvegas.state import GameState, preview
 from referee.royale.events import BlackDiceRolled, TileChoice
+from referee.royale.rules import worth
 from referee.types import Colour, Ownerless, format_usd
 
 __all__ = [
@@ -64,12 +66,8 @@ def _without(notes: tuple[int, ...], note: int) -> tuple[int, ...]:
 def reward_changes(state: GameState, seat: int, reward: Reward) -> dict[str, Any]:
     """The state's fields after a player gets ``reward`` (chips, or a card from the bank)."""
     kind, amount = reward
-    names = [name for name, _ in state.ruleset.hooks.resources]
     if kind != "usd":
-        index = names.index(kind)
-        held = list(state.resources[seat])
-        held[index] += amount
-        return {"resources": (*state.resources[:seat], tuple(held), *state.resources[seat + 1 :])}
+        return {"resources": state.plus_resources(seat, [(kind, amount)])}
     note = bank_note(state.bank, amount)
     if note is None:
         return {}
@@ -79,9 +77,7 @@ def reward_changes(state: GameState, seat: int, reward: Reward) -> dict[str, Any
 
 def reward_text(reward: Reward) -> str:
     kind, amount = reward
-    if kind == "usd":
-        return format_usd(amount)
-    return f"{amount} {kind[:-1] if amount == 1 and kind.endswith('s') else kind}"
+    return format_usd(amount) if kind == "usd" else amount_of(amount, kind)
 
 
 def _with_memo(state: GameState, index: int, memo: Any) -> tuple[LaidTile, ...]:
@@ -622,15 +618,10 @@ class BadLuck(Tile):
         return [seat for seat, count in enumerate(counts) if count == min(counts)]
 
     def at_round_end(self, settled: GameState, index: int, after: GameState) -> GameState:
-        names = [name for name, _ in after.ruleset.hooks.resources]
-        worth = dict(after.ruleset.hooks.resource_usd)
-        resources = list(after.resources)
         for seat in self._fewest(settled, index):
-            held = list(resources[seat])
-            money = sum(after.won[seat]) + sum(worth.get(n, 0) * c for n, c in zip(names, held, strict=True))
-            held[names.index("dollars")] -= min(self.fine_usd, max(money, 0))
-            resources[seat] = tuple(held)
-        return after.evolve(resources=tuple(resources))
+            fine = min(self.fine_usd, max(worth(after, seat), 0))
+            after = after.evolve(resources=after.plus_resources(seat, [("dollars", -fine)]))
+        return after
 
     def status(self, state: GameState, index: int) -> str:
         who = ", ".join(str(state.players[s]) for s in self._fewest(state, index))

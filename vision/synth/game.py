@@ -199,10 +199,10 @@ class RenderedGame:
         return pose
 
     def _spots(self, zone: int, size: float, rng: np.random.Generator) -> np.ndarray:
-        """64 candidate spots for a die's centre inside a zone (mat millimetres), the whole die inside.
+        """Candidate spots for a die's centre inside a zone (mat millimetres), the whole die inside.
 
-        On a rectangle (the Las Vegas mat) they are drawn uniformly, keeping the casino's number clear;
-        on any other polygon (Royale's ring, its numbers printed outside) drawn in its box and kept where
+        On a rectangle (the Las Vegas mat) 64 are drawn uniformly, keeping the casino's number clear; on
+        any other polygon (Royale's ring, its numbers printed outside) 256 are drawn in its box, kept where
         the die fits.
         """
         polygon = self._zone(zone)

@@ -34,9 +34,10 @@ from typing import Any
 
 from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
+from referee.errors import IllegalEventError
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
-from referee.lasvegas.state import preview
+from referee.lasvegas.state import apply, preview
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
@@ -54,8 +55,9 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
     seconds = [0.0]
+    page = PageAnswers(game)
     if replay is not None:
-        steps = replayed(observer, load_readings(replay)["steps"])
+        steps = replayed(observer, load_readings(replay)["steps"], page)
     else:
         if reader_name == "truth":
             reader = game.truth_reader()
@@ -72,7 +74,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
                 read_seconds[0] += time.perf_counter() - started
                 return out
 
-        steps = watched(game, TablePipeline(reader, observer), seconds)
+        steps = watched(game, TablePipeline(reader, observer), seconds, page)
     kept: list[tuple[int, str | None, Any, Any]] = []
     latencies: list[float] = []
     settled: list[GameState | None] = []
@@ -119,7 +121,41 @@ Step = tuple[int, str | None, Any, Any, list[Any]]
 reading given to the referee (or None) and the referee's verdicts on it."""
 
 
-def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float]) -> Iterator[Step]:
+class PageAnswers:
+    """What the players of a rendered game enter on the page when the referee asks (Royale's tiles).
+
+    The game's own answers, in order: each event that answered a step the table enters (a tile's roll of
+    the black dice, a decision). Where the referee has gone wrong and the true answer is against its rules,
+    the first answer its rules allow stands in (the round is wrong anyway; the game goes on).
+    """
+
+    def __init__(self, game: RenderedGame) -> None:
+        final = game.moments[-1].state
+        state = new_game(game.ruleset, game.players)
+        self.answers: list[Any] = []
+        for event in final.history:
+            if state.pending is not None and not state.pending.dealt:
+                self.answers.append(event)
+            state = apply(state, event)
+        self.given = 0
+
+    def __call__(self, observer: Any) -> list[Any]:
+        """Answers every question the referee now waits for; the verdicts (a settlement may follow)."""
+        verdicts: list[Any] = []
+        while observer.game.waits_for(observer.state):
+            event = self.answers[self.given] if self.given < len(self.answers) else None
+            self.given += 1
+            try:
+                verdicts += observer.answer(event)
+            except IllegalEventError:
+                choices = observer.state.pending.handler.choices(observer.state)
+                if not choices:
+                    raise
+                verdicts += observer.answer(choices[0])
+        return verdicts
+
+
+def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float], page: PageAnswers) -> Iterator[Step]:
     """A rendered game's frames through ``pipeline``, frame by frame (``seconds[0]`` sums the pipeline's time)."""
     for frame in game.frames():
         started = time.perf_counter()
@@ -127,13 +163,19 @@ def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float]) -
         seconds[0] += time.perf_counter() - started
         span = game.span_of(frame.index)
         begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
-        yield frame.index, begins, span.moment.snapshot, report.snapshot, report.verdicts
+        yield frame.index, begins, span.moment.snapshot, report.snapshot, report.verdicts + page(pipeline.observer)
 
 
-def replayed(observer: Any, saved: list[tuple[int, str | None, Any, Any]]) -> Iterator[Step]:
+def replayed(observer: Any, saved: list[tuple[int, str | None, Any, Any]], page: PageAnswers) -> Iterator[Step]:
     """Readings kept by :func:`save_readings` (``load_readings(...)["steps"]``) refereed again by ``observer``."""
     for frame, begins, true_table, snapshot in saved:
-        yield frame, begins, true_table, snapshot, [] if snapshot is None else observer.observe(snapshot)
+        yield (
+            frame,
+            begins,
+            true_table,
+            snapshot,
+            ([] if snapshot is None else observer.observe(snapshot)) + page(observer),
+        )
 
 
 def save_readings(path: Path, game: RenderedGame, rounds: int | None, steps: list[tuple[int, str | None, Any, Any]],

@@ -46,6 +46,9 @@ class MatLayout:
     down from the polygon's first corner."""
     name: str = "play mat"
     """What the mat is called on paper and in messages."""
+    beside_mm: float | None = None
+    """How far from the rolling area's centre each casino's money cards and tile lie, outside the zones
+    (:mod:`vision.synth.props` draws them there); None: the mat has no room beside its casinos."""
 
     def number_origin(self, number: int) -> tuple[float, float]:
         """Where casino ``number``'s printed number starts (its baseline's left end), mat millimetres."""
@@ -124,7 +127,7 @@ def _royale_layout() -> MatLayout:
         x, y = _hexagon_point(centre, outer + 8.0, (start + 30.0) % 360)
         numbers[number] = (x - 4.0, y + 5.0)
     arena = np.array([_hexagon_point(centre, inner - 8.0, 60.0 * k) for k in range(6)], dtype=np.float64)
-    return MatLayout(width, height, marker, markers, casinos, arena, numbers, "Las Vegas Royale mat")
+    return MatLayout(width, height, marker, markers, casinos, arena, numbers, "Las Vegas Royale mat", outer + 20.0)
 
 
 ROYALE_MAT = _royale_layout()

@@ -93,6 +93,8 @@ class TablePipeline:
         self.mat = mat if mat is not None else mat_for(observer.state.ruleset.game)
         state = observer.state
         names = [str(p) for p in state.players] + ([str(state.neutral)] if state.neutral is not None else [])
+        hooks = getattr(state.ruleset, "hooks", None)  # a dice game's tiles may put dice of their own (Royale's grey)
+        names += [str(c) for c in getattr(hooks, "extra_colours", ()) if str(c) not in names]
         self.colours = colours or ColourBook(names)
         if colours is None and calibration is not None and calibration.colours:
             self.colours.load_json(calibration.colours)

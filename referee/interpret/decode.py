@@ -401,8 +401,13 @@ class Interpreter:
             # before, and nothing was said for the last 25 moves of the round, seed 5091).
             close = [h for h in close if self._keeps_said(h)]
         sure = list(close[0].events)
-        for history in close[1:]:
-            del sure[self._agreed(sure, history.events) :]
+        if not game.waits_for(close[0].state) or not self._keeps_said(close[0]):
+            for history in close[1:]:
+                del sure[self._agreed(sure, history.events) :]
+        # Else the best history has come to a step the table enters on the page (a tile's roll or decision):
+        # it is said, doubt or not, so that the page can ask; the answer, or an undo, settles the doubt. Kept
+        # in doubt, no history could go past the step and the readings after it were explained by a rival
+        # that could (traced: blue's placement on Block It's casino taken for a pass three moves later).
         said = self._said
         agree = self._agreed(sure, said)
         verdicts: list[Verdict] = []

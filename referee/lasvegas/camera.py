@@ -47,6 +47,7 @@ from referee.interpret.model import ObservationModel
 from referee.interpret.table import Expected, Reading, Table
 from referee.lasvegas import GAME
 from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, Passed, RoundScored
+from referee.lasvegas.hooks import extra_dice
 from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, place_all
 from referee.lasvegas.table import Problem, findings
 from referee.readings import DieReading, TableSnapshot
@@ -370,6 +371,8 @@ def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
         dice = _casino_dice(number, players, casino.dice, casino.biggies, casino.neutral if neutral else 0, neutral)
         if dice:
             zones[number] = dice
+    for number, colour, count in extra_dice(state):  # a tile's dice (Royale's grey dice), seen like any other
+        zones[number] = (*zones.get(number, ()), *[Expected(colour.value, False, number)] * count)
     if state.phase is Phase.PLACE and state.roll is not None:  # the roll waiting to be placed is its tray
         tray = _roll_dice(state.roll, neutral, optional=False)
         if tray:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from referee.errors import IllegalDealError
 from referee.lasvegas.scoring import CasinoPayout, Standing, rank_standings, score_casino
-from referee.types import CasinoId, format_usd
+from referee.types import CasinoId, Colour, format_usd
 
 if TYPE_CHECKING:
     from referee.lasvegas.events import BanknotesDealt, DicePlaced
@@ -48,6 +48,7 @@ __all__ = [
     "ask",
     "check_in_pile",
     "check_minimum_bank",
+    "extra_dice",
     "money_then_notes",
     "notes_dealt",
     "pass_left",
@@ -169,6 +170,13 @@ class CasinoTile(Protocol):
         """After the round is settled (``settled``: the table before; returns ``after`` changed)."""
         ...
 
+    def lying(self, state: GameState, index: int) -> tuple[tuple[int, Colour, int], ...]:
+        """Dice it has put on the casinos that no seat's count holds: ``(casino, colour, count)`` each.
+
+        Royale's grey dice; Prime Time's black dice, which count for a player only in the payout.
+        """
+        ...
+
     def status(self, state: GameState, index: int) -> str:
         """What it would do now, in words (for the page)."""
         ...
@@ -237,6 +245,15 @@ def resolved(state: GameState, event: Any, then: Pending | None = None, **change
     return state.evolve(pending=pending, log=(state.log, event), **changes)
 
 
+def extra_dice(state: GameState) -> tuple[tuple[int, Colour, int], ...]:
+    """Dice on the casinos that no seat's count holds, put there by the tiles: ``(casino, colour, count)``.
+
+    A camera sees them like any die (Royale's grey dice on casinos; Prime Time's black dice): the table
+    it expects holds them. Las Vegas: none.
+    """
+    return tuple(lie for index, laid in enumerate(state.tiles) for lie in laid.tile.lying(state, index))
+
+
 @dataclass(frozen=True, slots=True)
 class LaidTile:
     """A casino tile lying beside a casino this round, with its memory of the round."""
@@ -274,6 +291,9 @@ class Hooks:
     """How many of each resource every player gets at the start of each later round."""
     pass_cost: tuple[tuple[str, int], ...] | None = None
     """What a pass (keep the dice, place nothing) costs; None: the game has no pass."""
+    extra_colours: tuple[Colour, ...] = ()
+    """Colours of dice no player owns that tiles put on the casinos (:func:`extra_dice`; Royale's grey
+    dice, Prime Time's black ones): a camera reads them too."""
     round_start: Callable[[GameState], GameState] | None = None
     """What the rules ask at the start of every round, before the deal (Royale's main game: lay the
     tiles, a :class:`Pending` chance step); None: nothing."""

@@ -25,6 +25,7 @@ from referee.lasvegas.events import (
     Passed,
     RoundScored,
 )
+from referee.lasvegas.hooks import extra_dice
 from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, outcome, place_all, preview
 from referee.readings import DieReading, TableSnapshot
@@ -299,18 +300,24 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
 
 
 def _follow(casinos: list[list[DieReading]], state: GameState, ids: Iterator[int]) -> bool:
-    """Makes the table's casinos hold the dice ``state`` says (a tile moved some); True if any moved.
+    """Makes the table's casinos hold the dice ``state`` says (a tile moved some or put its own); True if any moved.
 
-    Dice leave a casino newest first; a die that arrives shows the casino's number.
+    The table knows dice by colour and size only (a black player's dice and Prime Time's black dice look
+    alike): a colour's count on a casino is its players' dice plus the tiles' (:func:`extra_dice`). Dice
+    leave a casino newest first; a die that arrives shows the casino's number.
     """
     moved = False
-    owners = [(player, False, seat) for seat, player in enumerate(state.players)]
-    owners += [(player, True, seat) for seat, player in enumerate(state.players)]
+    extras = extra_dice(state)
     for number, (dice, casino) in enumerate(zip(casinos, state.casinos, strict=True), start=1):
-        wanted = [(colour, big, (casino.biggies if big else casino.dice)[seat]) for colour, big, seat in owners]
+        wanted: Counter[tuple[Colour, bool]] = Counter()
+        for seat, player in enumerate(state.players):
+            wanted[player, False] += casino.dice[seat]
+            wanted[player, True] += casino.biggies[seat]
         if state.neutral is not None:
-            wanted.append((state.neutral, False, casino.neutral))
-        for colour, big, count in wanted:
+            wanted[state.neutral, False] += casino.neutral
+        for where, colour, count in extras:
+            wanted[colour, False] += count if where == number else 0
+        for (colour, big), count in wanted.items():
             mine = [d for d in dice if d.colour is colour and d.big is big]
             for extra in mine[count:][::-1]:
                 dice.remove(extra)

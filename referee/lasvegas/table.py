@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 
+from referee.lasvegas.hooks import extra_dice
 from referee.lasvegas.state import GameState, Phase
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
@@ -18,14 +19,19 @@ __all__ = ["Problem", "findings", "snapshot_of", "validate"]
 
 
 def snapshot_of(state: GameState, frame_index: int = 0, timestamp_s: float = 0.0) -> TableSnapshot:
-    """The dice a game state says lie on the table (the roll waiting to be placed is in the tray)."""
+    """The dice a game state says lie on the table.
+
+    The roll waiting to be placed lies in the tray; a tile's own dice (Royale's grey ones) on their casinos.
+    """
     casinos = []
+    extras = extra_dice(state)
     for number, casino in enumerate(state.casinos, start=1):
         dice: list[DieReading] = []
         for player, normal, big in zip(state.players, casino.dice, casino.biggies, strict=True):
             dice += [DieReading(player, False, number)] * normal + [DieReading(player, True, number)] * big
         if casino.neutral and state.neutral is not None:
             dice += [DieReading(state.neutral, False, number)] * casino.neutral
+        dice += [DieReading(colour, False, number) for where, colour, n in extras if where == number for _ in range(n)]
         casinos.append(tuple(dice))
     tray: list[DieReading] = []
     roll = state.roll
@@ -77,7 +83,9 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
                 found.append((Problem.PIPS_DONT_MATCH_CASINO,
                               f"a {die.colour} die on casino {number} shows {die.pips}"))  # fmt: skip
     n = len(state.players)
-    for colour in sorted({*normal, *big}, key=list(Colour).index):
+    for _, colour, count in extra_dice(state):  # a tile's own dice (Royale's grey ones) are no player's
+        normal[colour] -= min(count, normal[colour])
+    for colour in sorted({c for c in (*normal, *big) if normal[c] or big[c]}, key=list(Colour).index):
         if colour == state.neutral:
             if big[colour]:
                 found.append((Problem.NEUTRAL_BIGGY, f"a {colour} Biggy: neutral dice have no Biggy"))

@@ -31,8 +31,8 @@ from referee.lasvegas.rules import RuleSet
 from referee.lasvegas.state import GameState
 from referee.royale.events import BankLaid, TilesLaid
 from referee.royale.rules import CHIP_USD, PAIR, ROYALE, ROYALE_HOOKS
-from referee.royale.tiles import ALL_CODES, TILES
-from referee.types import format_usd
+from referee.royale.tiles import ALL_CODES, GREY, TILES
+from referee.types import Colour, format_usd
 
 __all__ = ["DEFAULT_CASINOS", "MainGame", "main_ruleset"]
 
@@ -148,7 +148,9 @@ def _main_ruleset(codes: tuple[str, ...], where: tuple[int, ...], named: bool) -
     if where != DEFAULT_CASINOS:
         parts.append("casinos=" + ",".join(map(str, where)))
     setup = MainGame(codes, where)
-    hooks = dataclasses.replace(ROYALE_HOOKS, round_start=setup.round_start,
+    extra = tuple(colour for colour, which in ((GREY.colour, ("F1", "F2")), (Colour.BLACK, ("B1",)))
+                  if set(which) & set(codes))  # fmt: skip
+    hooks = dataclasses.replace(ROYALE_HOOKS, round_start=setup.round_start, extra_colours=extra,
                                 resources=(("chips", 2), ("dollars", 0)), signed_resources=("dollars",),
                                 resource_usd=(("chips", CHIP_USD), ("dollars", 1)))  # fmt: skip
     name = "+".join([ROYALE.name, *parts])

@@ -143,6 +143,9 @@ class Tile:
     def at_round_end(self, settled: GameState, index: int, after: GameState) -> GameState:
         return after
 
+    def lying(self, state: GameState, index: int) -> tuple[tuple[int, Colour, int], ...]:
+        return ()
+
     def step(self, state: GameState, event: Any) -> GameState:
         raise IllegalEventError(f"the {self.name} tile waits for nothing")
 
@@ -504,6 +507,11 @@ GREY = Ownerless("extra", Colour.GREY)
 """The grey extra dice (Block It, Handicap): one imaginary player in ranking and ties, never paid."""
 
 
+def _grey_lying(per_casino: tuple[int, ...]) -> tuple[tuple[int, Colour, int], ...]:
+    """The grey dice on casinos 1 to 6 as :meth:`Tile.lying` gives them."""
+    return tuple((casino, GREY.colour, count) for casino, count in enumerate(per_casino, start=1) if count)
+
+
 def _recounted(state: GameState, payout: CasinoPayout, extra: dict[Any, int]) -> CasinoPayout:
     """``payout`` settled again with ``extra`` dice per owner added (black dice of a player, grey dice).
 
@@ -597,6 +605,12 @@ class PrimeTime(Tile):
         seat, faces = divmod(memo, 100)
         added = sum(1 for face in divmod(faces, 10) if face == int(payout.casino))
         return _recounted(state, payout, {state.players[seat]: added}) if added else payout
+
+    def lying(self, state: GameState, index: int) -> tuple[tuple[int, Colour, int], ...]:
+        """The black dice added lie on the casinos of their numbers."""
+        memo = state.tiles[index].memo
+        faces = divmod(memo % 100, 10) if memo is not None else ()
+        return tuple((face, Colour.BLACK, 1) for face in faces if face)
 
 
 @dataclass(frozen=True, slots=True)
@@ -817,6 +831,9 @@ class BlockIt(Tile):
         grey = state.tiles[index].memo[2 + int(payout.casino)]
         return _recounted(state, payout, {GREY: grey}) if grey else payout
 
+    def lying(self, state: GameState, index: int) -> tuple[tuple[int, Colour, int], ...]:
+        return _grey_lying(state.tiles[index].memo[3:9])
+
     def status(self, state: GameState, index: int) -> str:
         memo = state.tiles[index].memo
         lying = ", ".join(f"{n} on casino {c}" for c, n in enumerate(memo[3:], start=1) if n)
@@ -885,6 +902,9 @@ class Handicap(Tile):
     def before_payout(self, state: GameState, index: int, payout: CasinoPayout) -> CasinoPayout:
         grey = state.tiles[index].memo[int(payout.casino) - 1]
         return _recounted(state, payout, {GREY: grey}) if grey else payout
+
+    def lying(self, state: GameState, index: int) -> tuple[tuple[int, Colour, int], ...]:
+        return _grey_lying(state.tiles[index].memo[:6])
 
     def status(self, state: GameState, index: int) -> str:
         memo = state.tiles[index].memo

@@ -392,3 +392,41 @@ def test_mangled_notation_is_a_clear_error_or_a_state_that_round_trips(rules):
 def test_malformed_royale_events_are_clear_errors(obj):
     with pytest.raises(NotationError):
         GAME.event_from_json(obj)
+
+
+def test_the_tiles_own_dice_lie_on_the_casinos_for_the_camera_and_are_no_players():
+    """Block It's and Handicap's grey dice and Prime Time's black dice lie on casinos (summary, tiles F1, F2, B1).
+
+    The table a state shows holds them; the grey dice are no player's surplus, even beside a grey player.
+    """
+    from referee.lasvegas.hooks import extra_dice
+    from referee.lasvegas.table import Problem, findings, snapshot_of
+
+    ruleset = find_ruleset("las-vegas-royale+main+tiles=B1,F2,C1")
+    assert set(ruleset.hooks.extra_colours) == {Colour.GREY, Colour.BLACK}
+    assert find_ruleset("las-vegas-royale+main+tiles=A1,C2,D1").hooks.extra_colours == ()
+    players = ["red", "grey", "black"]
+    states = [s for _, s in play(ruleset, players, 1) if s.round == 1 and s.phase is not Phase.DEAL]
+    start = states[0]  # Handicap: 1 grey die by casinos 1-3, 2 by 4-6, from the round's start
+    assert sorted(extra_dice(start)) == [(1, Colour.GREY, 1), (2, Colour.GREY, 1), (3, Colour.GREY, 1),
+                                         (4, Colour.GREY, 2), (5, Colour.GREY, 2), (6, Colour.GREY, 2)]  # fmt: skip
+    for state in states:
+        table = snapshot_of(state)
+        for number, colour, count in extra_dice(state):
+            assert sum(d.colour is colour for d in table.casinos[number - 1]) >= count
+        assert not [text for problem, text in findings(table, state)
+                    if problem & (Problem.TOO_MANY_DICE_OF_COLOUR | Problem.UNKNOWN_COLOUR)]  # fmt: skip
+    added = [s for s in states if any(c is Colour.BLACK for _, c, _ in extra_dice(s))]
+    assert added, "Prime Time's black dice were added in this round"
+    for number, colour, _ in extra_dice(added[-1]):
+        if colour is Colour.BLACK:
+            assert all(d.pips == number for d in snapshot_of(added[-1]).casinos[number - 1])
+    # One grey die too many is still a grey player's surplus.
+    state = states[-1]
+    table = snapshot_of(state)
+    surplus = TableSnapshot(1, 0.0, (*table.casinos[:5], (*table.casinos[5], DieReading(Colour.GREY, False, 6))),
+                            table.tray)  # fmt: skip
+    grey_now = sum(d.colour is Colour.GREY for d in surplus.all_dice()) - sum(n for _, c, n in extra_dice(state)
+                                                                               if c is Colour.GREY)  # fmt: skip
+    flagged = [text for problem, text in findings(surplus, state) if problem & Problem.TOO_MANY_DICE_OF_COLOUR]
+    assert grey_now == 9 and flagged  # every grey die of the player is placed by the end of the round

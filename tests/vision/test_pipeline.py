@@ -10,6 +10,7 @@ import pytest
 
 from referee import DiceRolled, Phase, new_game
 from referee.lasvegas.camera import canonical_history
+from referee.lasvegas.hooks import extra_dice
 from referee.lasvegas.simulate import seeded_deal
 from tests.vision.games import misreading_first_roll
 from vision.capture import Frame
@@ -49,13 +50,8 @@ def test_a_round_of_las_vegas_royale_on_its_own_mat_is_refereed_exactly_with_its
     assert [line["event"] for line in lines if line["type"] == "event"].count("passed") >= 1
 
 
-def test_a_round_of_royales_main_game_is_refereed_with_the_tiles_answered_on_the_page():
-    """Tiles and the bank are dealt like the banknotes; each tile's roll or decision is asked and waited for.
-
-    The page's answers are the game's own (what the players would enter); the camera does the rest.
-    """
-    game = RenderedGame(seed=6, players=("red", "blue", "green"), rules="las-vegas-royale+main", size=(640, 360),
-                        fps=10, rounds=1)  # fmt: skip
+def referee_answering(game):
+    """Watches one round of a rendered main game; the page's answers are the game's own (what players enter)."""
     truth = settled_truth(game)
     state = new_game(game.ruleset, game.players)
     pipeline = referee_pipeline(game.truth_reader(), state, seeded_deal(state, game.seed))
@@ -66,8 +62,42 @@ def test_a_round_of_royales_main_game_is_refereed_with_the_tiles_answered_on_the
             done = len(interpreter.state.history)
             assert canonical_history(interpreter.state.history) == truth[:done]
             answered += interpreter.answer(truth[done])
+    return truth, interpreter, answered
+
+
+def test_a_round_of_royales_main_game_is_refereed_with_the_tiles_answered_on_the_page():
+    """Tiles and the bank are dealt like the banknotes; each tile's roll or decision is asked and waited for."""
+    game = RenderedGame(seed=6, players=("red", "blue", "green"), rules="las-vegas-royale+main", size=(640, 360),
+                        fps=10, rounds=1)  # fmt: skip
+    truth, interpreter, answered = referee_answering(game)
     kinds = {type(verdict.event).__name__ for verdict in answered}
     assert {"TileChoice", "BlackDiceRolled"} <= kinds
+    assert canonical_history(interpreter.state.history)[: len(truth)] == truth
+
+
+@pytest.mark.parametrize(("tiles", "seed", "players"), [
+    ("B1,F2,C1", 0, ("red", "blue", "black")),  # Handicap's grey dice from the start; Prime Time's black dice
+    ("F2,A1,C2", 3, ("red", "grey", "green")),  # a grey player beside the grey dice
+    ("F1,D1,C2", 5, ("red", "blue", "black", "green")),  # Block It's grey dice, put where the player chose
+])  # fmt: skip
+def test_the_tiles_own_dice_on_the_casinos_are_seen_and_never_counted_for_a_player(tiles, seed, players):
+    """Grey dice (Block It, Handicap) and Prime Time's black dice lie on casinos: drawn, expected, no player's.
+
+    Traced with Block It: blue's placement on its casino was in doubt against a pass when the tile asked
+    which grey dice to put where; no history could go past the question, and a rival took the placement
+    for a pass. A history that comes to a page's question is now said, and the page asks.
+    """
+    game = RenderedGame(seed=seed, players=players, rules=f"las-vegas-royale+main+tiles={tiles}", size=(640, 360),
+                        fps=10, rounds=1)  # fmt: skip
+    last = next(m for m in game.moments if m.what == "settled").snapshot.frame_index - 2  # the moment before it
+    before = game.moments[last].state
+    extra = sum(count for _, _, count in extra_dice(before))
+    assert extra > 0
+    grey_black = [s for s, p in enumerate(players) if p in ("grey", "black")]
+    mine = sum(c.dice[s] + c.biggies[s] for c in before.casinos for s in grey_black)
+    lying = sum(d.colour.value in ("grey", "black") for d in game.moments[last].snapshot.all_dice())
+    assert lying == mine + extra, "the tiles' own dice are drawn on the casinos"
+    truth, interpreter, _ = referee_answering(game)
     assert canonical_history(interpreter.state.history)[: len(truth)] == truth
 
 

@@ -31,6 +31,7 @@ from vision.detections import Detections
 from vision.mat import draw_mat, mat_for
 from vision.synth.camera import Camera, look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
+from vision.synth.props import draw_props
 from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
 
 __all__ = ["RenderedGame", "Span"]
@@ -62,6 +63,14 @@ class Span:
     def end(self) -> int:
         """One past the last frame."""
         return self.first + self.hand + self.still
+
+
+def _look(colour: Colour, rng: np.random.Generator) -> DieLook:
+    """How one colour's dice look in a game: the palette's body, dark or light pips, matte or glossy."""
+    body = PALETTE[colour.value]
+    pip = (25, 25, 25) if sum(body) / 3 > 150 else (240, 240, 240)
+    finish = str(rng.choice(["matte", "glossy"]))
+    return DieLook(body, pip, finish, float(rng.uniform(0.15, 0.19)), int(rng.integers(1 << 30)))
 
 
 class RenderedGame:
@@ -128,13 +137,10 @@ class RenderedGame:
         self.light = light / np.linalg.norm(light)
         self.gain = float(rng.uniform(0.8, 1.05))
         self.texture = self._table_texture(rng)
-        self.looks: dict[Colour, DieLook] = {}
-        for colour in (*self.players, Colour.WHITE):
-            body = PALETTE[colour.value]
-            light_body = sum(body) / 3 > 150
-            finish = str(rng.choice(["matte", "glossy"]))
-            pip = (25, 25, 25) if light_body else (240, 240, 240)
-            self.looks[colour] = DieLook(body, pip, finish, float(rng.uniform(0.15, 0.19)), int(rng.integers(1 << 30)))
+        self.looks: dict[Colour, DieLook] = {colour: _look(colour, rng) for colour in (*self.players, Colour.WHITE)}
+        extra = np.random.default_rng([self.seed, 1])  # the tiles' grey and black dice: the looks above unchanged
+        for colour in (Colour.GREY, Colour.BLACK):
+            self.looks.setdefault(colour, _look(colour, extra))
         self.pose_rng = np.random.default_rng(rng.integers(1 << 62))
         self.noise_seed = int(rng.integers(1 << 62))
 
@@ -247,9 +253,16 @@ class RenderedGame:
         if self._cache is not None and self._cache[0] == index:
             return self._cache[1]
         width, height = self.size
-        scale = 2
+        scale, k = 2, _TEX_PX_PER_MM
         dice = self._layouts[index]
         texture = self.texture.copy()
+        draw_props(
+            texture,
+            self.moments[index].state,
+            self.mat,
+            self._mat_to_texture() @ np.diag([k, k, 1.0]),
+            self.seed + 7919 * index,
+        )
         shadows(texture, [pose for pose, _ in dice], self.light, 0.35, self._table_to_texture())
         warp = np.diag([scale, scale, 1.0]) @ self.camera.table_homography() @ np.linalg.inv(self._table_to_texture())
         canvas = cv2.warpPerspective(texture, warp, (width * scale, height * scale), flags=cv2.INTER_LINEAR,

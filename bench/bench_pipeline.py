@@ -34,10 +34,11 @@ from typing import Any
 
 from models.observation import TABLES
 from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
-from referee.errors import IllegalEventError
+from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
-from referee.lasvegas.state import apply, preview
+from referee.lasvegas.state import preview
+from referee.royale.events import BlackDiceRolled
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
@@ -124,34 +125,27 @@ reading given to the referee (or None) and the referee's verdicts on it."""
 class PageAnswers:
     """What the players of a rendered game enter on the page when the referee asks (Royale's tiles).
 
-    The game's own answers, in order: each event that answered a step the table enters (a tile's roll of
-    the black dice, a decision). Where the referee has gone wrong and the true answer is against its rules,
-    the first answer its rules allow stands in (the round is wrong anyway; the game goes on).
+    The game's own answer while the referee's history is the game's; once it has gone wrong, an answer its
+    rules allow (the first choice, or the black dice showing 3 and 4): the round is wrong anyway, the game
+    goes on.
     """
 
     def __init__(self, game: RenderedGame) -> None:
-        final = game.moments[-1].state
-        state = new_game(game.ruleset, game.players)
-        self.answers: list[Any] = []
-        for event in final.history:
-            if state.pending is not None and not state.pending.dealt:
-                self.answers.append(event)
-            state = apply(state, event)
-        self.given = 0
+        self.truth = canonical_history(game.moments[-1].state.history)
 
     def __call__(self, observer: Any) -> list[Any]:
         """Answers every question the referee now waits for; the verdicts (a settlement may follow)."""
         verdicts: list[Any] = []
         while observer.game.waits_for(observer.state):
-            event = self.answers[self.given] if self.given < len(self.answers) else None
-            self.given += 1
-            try:
-                verdicts += observer.answer(event)
-            except IllegalEventError:
-                choices = observer.state.pending.handler.choices(observer.state)
-                if not choices:
-                    raise
-                verdicts += observer.answer(choices[0])
+            state = observer.state
+            done = len(state.history)
+            if done < len(self.truth) and canonical_history(state.history) == self.truth[:done]:
+                event = self.truth[done]
+            elif BlackDiceRolled in state.pending.accepts:
+                event = BlackDiceRolled((3, 4))
+            else:
+                event = state.pending.handler.choices(state)[0]
+            verdicts += observer.answer(event)
         return verdicts
 
 

@@ -48,7 +48,15 @@ from referee.interpret.table import Expected, Reading, Table
 from referee.lasvegas import GAME
 from referee.lasvegas.events import DicePlaced, DiceRolled, Event, NeutralDiceRolled, Passed, RoundScored
 from referee.lasvegas.hooks import extra_dice
-from referee.lasvegas.state import GameState, Phase, apply, legal_pass, legal_placements, place_all
+from referee.lasvegas.state import (
+    GameState,
+    Phase,
+    apply,
+    legal_pass,
+    legal_placements,
+    nowhere_to_place,
+    place_all,
+)
 from referee.lasvegas.table import Problem, findings
 from referee.readings import DieReading, TableSnapshot
 from referee.types import Colour
@@ -161,11 +169,16 @@ class LasVegasCamera:
         elif state.phase is Phase.PLACE:
             passed = legal_pass(state)  # Royale: a chip paid, the dice taken back from the tray
             if passed is not None:
-                yield Candidate((passed,), PASS_COST, "the dice taken back: a pass")
+                # Where a tile forbids every value rolled the pass is the only move: no prior against it (traced:
+                # a lone 6 with casino 6 blocked was taken for a die read that was not there, seed 331).
+                forced = nowhere_to_place(state)
+                cost = 0.0 if forced else PASS_COST
+                note = "nowhere to place: the dice go back" if forced else "the dice taken back: a pass"
+                yield Candidate((passed,), cost, note)
                 after = apply(state, passed)
                 if after.phase is Phase.ROLL:
                     for roll in self._rolls(after, reading, with_placements=False, fill=1):
-                        yield Candidate((passed, *roll.events), PASS_COST + roll.cost, roll.note, roll.variant)
+                        yield Candidate((passed, *roll.events), cost + roll.cost, roll.note, roll.variant)
             player, neutral = state.players[state.turn], state.neutral
             for placement in legal_placements(state):
                 yield Candidate((placement,))

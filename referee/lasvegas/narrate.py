@@ -12,7 +12,7 @@ from referee.lasvegas.events import (
     RoundScored,
 )
 from referee.lasvegas.scoring import RoundPayout
-from referee.lasvegas.state import GameState
+from referee.lasvegas.state import GameState, nowhere_to_place
 from referee.types import format_usd
 
 __all__ = ["amount_of", "describe", "describe_payout"]
@@ -60,6 +60,8 @@ def describe(event: Event, before: GameState) -> str:
     if isinstance(event, DicePlaced):
         return f"{event.player} places {_placed(event)} showing {event.casino} on casino {event.casino}"
     if isinstance(event, Passed):
+        if nowhere_to_place(before):
+            return f"{event.player} takes his dice back for free: a tile forbids every value rolled"
         return f"{event.player} pays {_cost(before)} to pass and takes his dice back{_left(event, before)}"
     if isinstance(event, RoundScored):
         return f"round {before.round} settled"

@@ -12,6 +12,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 from referee.errors import RefereeError
@@ -72,7 +73,7 @@ class Dealer:
         # A game with its own dealt steps (Royale's tiles laid each round) draws them from a source of the
         # dealer's own, so a virtual deal from the same seed lays the same tiles as the game played.
         self.rng = random.Random(rng.random()) if ruleset.hooks.round_start is not None else rng
-        """Where a pending chance step draws from (a tile's roll in random play, the tiles laid)."""
+        """Where a dealt chance step draws from (Royale's tiles laid each round)."""
         self.draw = ruleset.hooks.draw
 
     def deal(self, casinos: int, minimum_usd: int) -> BanknotesDealt:
@@ -176,7 +177,10 @@ def play(ruleset: RuleSet, players: Sequence[Colour | str], seed: int | random.R
         pending = state.pending
         if pending is not None:  # a tile's roll or decision, the round's tiles (Royale's main game)
             choices = pending.handler.choices(state)
-            event = rng.choice(choices) if choices else pending.handler.chance(state, dealer)
+            # A roll (the black dice) comes from the game's own source, the tiles laid from the dealer's: a
+            # virtual deal from the same seed then lays the same tiles in every round, whatever was rolled.
+            source = dealer if pending.dealt else SimpleNamespace(rng=rng)
+            event = rng.choice(choices) if choices else pending.handler.chance(state, source)
         elif phase is Phase.ROLL:
             event = _roll(state, rng)
         elif phase is Phase.PLACE:

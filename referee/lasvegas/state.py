@@ -52,6 +52,7 @@ __all__ = [
     "legal_placements",
     "new_game",
     "next_actor",
+    "nowhere_to_place",
     "outcome",
     "place_all",
     "preview",
@@ -531,6 +532,11 @@ def _refused(state: GameState, casino: int) -> None:
 def _open(state: GameState, values: Sequence[int]) -> list[int]:
     """The values of ``values`` whose casino no tile forbids now (Royale's No Entry)."""
     return [v for v in values if not any(laid.tile.refuses(state, i, v) for i, laid in enumerate(state.tiles))]
+
+
+def nowhere_to_place(state: GameState) -> bool:
+    """True when a tile forbids every value the player to place rolled: his pass is forced, and free."""
+    return _blocked(state)
 
 
 def _blocked(state: GameState) -> bool:

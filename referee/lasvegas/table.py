@@ -106,13 +106,18 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
                               f"{big[colour]} {colour} Biggys: a player has {rules.biggies_per_player}"))  # fmt: skip
     if state.phase in (Phase.ROLL, Phase.PLACE, Phase.SETTLE):
         expected = snapshot_of(state)
+        tiles: Counter[tuple[int, Colour]] = Counter()
+        for number, colour, count in extra_dice(state):
+            tiles[number, colour] += count
         for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=False), start=1):
             have = Counter(d.colour for d in seen)
             for colour, count in Counter(d.colour for d in placed).items():
-                if have[colour] < count:
-                    found.append((Problem.DICE_REMOVED_MID_ROUND,
-                                  f"casino {number} shows {have[colour]} {colour} dice, "
-                                  f"but {count} were placed there this round"))  # fmt: skip
+                if have[colour] >= count:
+                    continue
+                tile = colour not in state.players and tiles[number, colour]
+                but = f"the tiles put {count} there" if tile else f"{count} were placed there this round"
+                text = f"casino {number} shows {have[colour]} {colour} dice, but {but}"
+                found.append((Problem.DICE_REMOVED_MID_ROUND, text))
     return found
 
 

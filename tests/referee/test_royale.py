@@ -406,7 +406,7 @@ def test_the_tiles_own_dice_lie_on_the_casinos_for_the_camera_and_are_no_players
     assert set(ruleset.hooks.extra_colours) == {Colour.GREY, Colour.BLACK}
     assert find_ruleset("las-vegas-royale+main+tiles=A1,C2,D1").hooks.extra_colours == ()
     players = ["red", "grey", "black"]
-    states = [s for _, s in play(ruleset, players, 1) if s.round == 1 and s.phase is not Phase.DEAL]
+    states = [s for _, s in play(ruleset, players, 3) if s.round == 1 and s.phase is not Phase.DEAL]
     start = states[0]  # Handicap: 1 grey die by casinos 1-3, 2 by 4-6, from the round's start
     assert sorted(extra_dice(start)) == [(1, Colour.GREY, 1), (2, Colour.GREY, 1), (3, Colour.GREY, 1),
                                          (4, Colour.GREY, 2), (5, Colour.GREY, 2), (6, Colour.GREY, 2)]  # fmt: skip
@@ -430,3 +430,22 @@ def test_the_tiles_own_dice_lie_on_the_casinos_for_the_camera_and_are_no_players
                                                                                if c is Colour.GREY)  # fmt: skip
     flagged = [text for problem, text in findings(surplus, state) if problem & Problem.TOO_MANY_DICE_OF_COLOUR]
     assert grey_now == 9 and flagged  # every grey die of the player is placed by the end of the round
+
+
+def test_a_roll_a_tile_blocks_whole_is_a_free_pass_the_camera_takes_without_doubt():
+    """No Entry (E1) may forbid every value rolled: the dice go back for free (summary, tile E1) and the pass
+    is the only move, so the camera weighs it without the prior against passes (traced: a lone 6 with casino 6
+    blocked was taken for a die read that was not there, and the round settled wrong, seed 331)."""
+    from referee.lasvegas.camera import PASS_COST, LasVegasCamera
+    from referee.lasvegas.state import legal_placements, nowhere_to_place
+
+    ruleset = find_ruleset("las-vegas-royale+main+tiles=E1,A1,C1")
+    state = next(s for seed in range(40) for _, s in play(ruleset, PLAYERS[:3], seed)
+                 if s.phase is Phase.PLACE and s.pending is None and nowhere_to_place(s))  # fmt: skip
+    assert not legal_placements(state)
+    passed = legal_pass(state)
+    assert passed is not None and apply(state, passed).resources == state.resources  # no chip paid
+    assert "for free" in describe(passed, state)
+    reading = {0: (), **{n: TableSnapshot.from_state(state).casinos[n - 1] for n in range(1, 7)}}
+    costs = {c.events: c.cost for c in LasVegasCamera().candidates(state, reading)}
+    assert costs[(passed,)] == 0.0 < PASS_COST

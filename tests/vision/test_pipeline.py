@@ -101,6 +101,17 @@ def test_the_tiles_own_dice_on_the_casinos_are_seen_and_never_counted_for_a_play
     assert canonical_history(interpreter.state.history)[: len(truth)] == truth
 
 
+def test_dice_on_a_tiles_own_spaces_belong_to_the_tile_not_to_its_casino():
+    """Knockout's bar, Double Down's side bet and Nice Dice's reward spaces lie on the tile, beside the ring."""
+    game = RenderedGame(seed=3, players=("red", "blue", "green"), rules="las-vegas-royale+main+tiles=E2,G2,H1",
+                        size=(640, 360), fps=10, rounds=1)  # fmt: skip
+    last = next(m for m in game.moments if m.what == "settled").snapshot.frame_index - 2
+    on_tiles = len(game._layouts[last]) - len(game.moments[last].snapshot.all_dice())
+    assert on_tiles >= 5, "dice lie on the tiles at the settlement"
+    truth, interpreter, _ = referee_answering(game)
+    assert canonical_history(interpreter.state.history)[: len(truth)] == truth
+
+
 def test_the_mat_calibrates_itself_and_one_round_is_refereed_exactly():
     game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
     observer, lines = watch(game)

@@ -31,7 +31,7 @@ from vision.detections import Detections
 from vision.mat import draw_mat, mat_for
 from vision.synth.camera import Camera, look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
-from vision.synth.props import draw_props
+from vision.synth.props import TILE_MM, draw_props, spots
 from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
 
 __all__ = ["RenderedGame", "Span"]
@@ -181,7 +181,10 @@ class RenderedGame:
     # --- dice poses, kept per physical die ---------------------------------------------------------
 
     def _zone(self, zone: int) -> np.ndarray:
-        """The polygon of a zone (0 the tray or arena, 1-6 a casino), mat millimetres."""
+        """The polygon of a zone, mat millimetres: 0 the tray or arena, 1-6 a casino, -1 to -6 its tile."""
+        if zone < 0:
+            _, (x, y, angle) = spots(self.mat, -zone)
+            return np.asarray(cv2.boxPoints(((x, y), (TILE_MM, TILE_MM), angle)), np.float64)
         return self.mat.rolling_area if zone == 0 else self.mat.casinos[zone]
 
     def _pose(self, die: DieReading, zone: int, taken: list[tuple[float, float, float]]) -> DiePose:
@@ -214,7 +217,7 @@ class RenderedGame:
         polygon = self._zone(zone)
         inside = 0.71 * size  # half a die's diagonal: the whole die lies in its zone, however turned
         (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
-        if self.mat.numbers is None:  # rectangles, the number in the far-left corner
+        if self.mat.numbers is None and zone >= 0:  # rectangles, the number in the far-left corner
             top_margin = 12.0 if zone else 4.0  # keep casino numbers visible
             # Best-candidate sampling: dice spread out as people leave them, touching only when crowded
             # (a casino holds a dozen dice side by side; dice lying flat do not overlap).
@@ -231,7 +234,10 @@ class RenderedGame:
     def _layout(self, moment: Moment) -> list[tuple[DiePose, DieReading]]:
         snapshot = moment.snapshot
         placed: list[tuple[DiePose, DieReading]] = []
-        for zone, dice in [*enumerate(snapshot.casinos, start=1), (0, snapshot.tray)]:
+        zones = [*enumerate(snapshot.casinos, start=1), (0, snapshot.tray)]
+        if self.mat.beside_mm is not None:
+            zones += self._aside(moment)
+        for zone, dice in zones:
             taken: list[tuple[float, float, float]] = []
             for die in dice:
                 pose = self._pose(die, zone, taken)
@@ -239,6 +245,27 @@ class RenderedGame:
                 taken.append((u, v, pose.size_mm))
                 placed.append((pose, die))
         return placed
+
+    @staticmethod
+    def _aside(moment: Moment) -> list[tuple[int, tuple[DieReading, ...]]]:
+        """The dice each tile keeps off its casino (a bar, a side bet, reward spaces), lying on the tile.
+
+        The zone of a tile is minus its casino's number; no zone of the mat's, so the camera counts them for
+        no casino. A die keeps its identity (the tracker's, and its pose) while it lies there.
+        """
+        state = moment.state
+        kept = []
+        for index, laid in enumerate(state.tiles):
+            dice = []
+            for seat, count in enumerate(laid.tile.aside(state, index)):
+                for k in range(count):
+                    face = 1 + (3 * seat + 5 * k + laid.casino) % 6
+                    dice.append(
+                        DieReading(state.players[seat], False, face, track=(1 << 30) + 1000 * index + 50 * seat + k)
+                    )
+            if dice:
+                kept.append((-laid.casino, tuple(dice)))
+        return kept
 
     def _table_to_mat(self, pose: DiePose) -> tuple[float, float]:
         a = -np.radians(self.mat_angle)

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from models.observation import TABLES
-from referee import DicePlaced, DiceRolled, GameState, RoundScored, new_game
+from referee import DicePlaced, DiceRolled, GameState, Passed, RoundScored, new_game
 from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
@@ -49,14 +49,15 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
                confidence: float | None = None, rules: str = "las-vegas", save: Path | None = None,
-               replay: Path | None = None) -> dict[str, object]:  # fmt: skip
-    """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those."""
+               replay: Path | None = None, confirm_passes: bool = False) -> dict[str, object]:  # fmt: skip
+    """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those;
+    ``confirm_passes``: the page's questions whether a player passed are answered (:class:`PageAnswers`)."""
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
     seconds = [0.0]
-    page = PageAnswers(game)
+    page = PageAnswers(game, passes=confirm_passes)
     if replay is not None:
         steps = replayed(observer, load_readings(replay)["steps"], page)
     else:
@@ -112,6 +113,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "rounds_settled_right": rounds_right,
         "casino_counts_right": f"{casinos_right}/{casinos}",
         "alerts_and_uncertain": complaints,
+        "passes_confirmed": page.confirmed,
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
@@ -123,19 +125,25 @@ reading given to the referee (or None) and the referee's verdicts on it."""
 
 
 class PageAnswers:
-    """What the players of a rendered game enter on the page when the referee asks (Royale's tiles).
+    """What the players of a rendered game enter on the page when the referee asks.
 
-    The game's own answer while the referee's history is the game's; once it has gone wrong, an answer its
-    rules allow (the first choice, or the black dice showing 3 and 4): the round is wrong anyway, the game
-    goes on.
+    Royale's tiles: the game's own answer while the referee's history is the game's; once it has gone wrong,
+    an answer its rules allow (the first choice, or the black dice showing 3 and 4): the round is wrong
+    anyway, the game goes on. With ``passes``, also the question whether a player passed (Royale: a pass is
+    confirmed on the page), answered as it happened where the referee's history is the game's up to it.
     """
 
-    def __init__(self, game: RenderedGame) -> None:
+    def __init__(self, game: RenderedGame, passes: bool = False) -> None:
         self.truth = canonical_history(game.moments[-1].state.history)
+        self.passes = passes
+        self.confirmed = 0
+        """Pass questions answered."""
 
-    def __call__(self, observer: Any) -> list[Any]:
-        """Answers every question the referee now waits for; the verdicts (a settlement may follow)."""
+    def __call__(self, observer: Any, said: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
+        """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts."""
         verdicts: list[Any] = []
+        if self.passes and any(v.kind == "uncertain" and any(isinstance(o, Passed) for o in v.options) for v in said):
+            verdicts += self._confirm(observer)
         while observer.game.waits_for(observer.state):
             state = observer.state
             done = len(state.history)
@@ -148,6 +156,29 @@ class PageAnswers:
             verdicts += observer.answer(event)
         return verdicts
 
+    def _confirm(self, observer: Any) -> list[Any]:
+        """The answer to a pass question: what the player did after the roll the question is about (his
+        roll as many rolls into the game in the referee's history as in the game's)."""
+        asked = observer.asked
+        if asked is None:
+            return []
+        branch, options = asked
+        player = next(o.player for o in options if isinstance(o, Passed))
+        rolls = sum(1 for e in branch.history if isinstance(e, DiceRolled) and e.player is player)
+        his = [i for i, e in enumerate(self.truth) if isinstance(e, DiceRolled) and e.player is player]
+        if not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
+            return []
+        did = self.truth[his[rolls - 1] + 1]
+        for option in options:
+            if option is not None and canonical_history((option,)) == [did]:
+                try:
+                    answered: list[Any] = observer.choose(option)
+                except ValueError:
+                    return []
+                self.confirmed += 1
+                return answered
+        return []
+
 
 def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float], page: PageAnswers) -> Iterator[Step]:
     """A rendered game's frames through ``pipeline``, frame by frame (``seconds[0]`` sums the pipeline's time)."""
@@ -157,19 +188,15 @@ def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float], p
         seconds[0] += time.perf_counter() - started
         span = game.span_of(frame.index)
         begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
-        yield frame.index, begins, span.moment.snapshot, report.snapshot, report.verdicts + page(pipeline.observer)
+        said = report.verdicts
+        yield frame.index, begins, span.moment.snapshot, report.snapshot, said + page(pipeline.observer, said)
 
 
 def replayed(observer: Any, saved: list[tuple[int, str | None, Any, Any]], page: PageAnswers) -> Iterator[Step]:
     """Readings kept by :func:`save_readings` (``load_readings(...)["steps"]``) refereed again by ``observer``."""
     for frame, begins, true_table, snapshot in saved:
-        yield (
-            frame,
-            begins,
-            true_table,
-            snapshot,
-            ([] if snapshot is None else observer.observe(snapshot)) + page(observer),
-        )
+        said = [] if snapshot is None else observer.observe(snapshot)
+        yield frame, begins, true_table, snapshot, said + page(observer, said)
 
 
 def save_readings(path: Path, game: RenderedGame, rounds: int | None, steps: list[tuple[int, str | None, Any, Any]],
@@ -219,6 +246,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
         "rounds_settled_right": f"{right}/{rounds}",
         "casino_counts_right": f"{casinos[0]}/{casinos[1]}",
         "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
+        "passes_confirmed": sum(int(r["passes_confirmed"]) for r in results),  # type: ignore[call-overload]
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
         "fps_median": round(statistics.median(fps), 1) if fps else None,
@@ -240,6 +268,8 @@ def main() -> None:
                         "by their size on the table)")  # fmt: skip
     parser.add_argument("--save-readings", type=Path, metavar="DIR", help="keep each game's settled readings there")
     parser.add_argument("--replay", type=Path, metavar="DIR", help="referee the readings kept there (no frames read)")
+    parser.add_argument("--confirm-passes", action="store_true", help="the players answer the page's questions "
+                        "whether someone passed, as it happened (Royale: a pass is confirmed on the page)")  # fmt: skip
     args = parser.parse_args()
     if args.config:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config
@@ -250,7 +280,8 @@ def main() -> None:
     summaries = []
     for name, rules, colours, offset in configs:
         results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
-                              args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl")
+                              args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl",
+                              args.confirm_passes)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

@@ -19,7 +19,16 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench_pipeline import Step, compare_settled, load_readings, replayed, save_readings, settled_truth, watched
+from bench_pipeline import (
+    PageAnswers,
+    Step,
+    compare_settled,
+    load_readings,
+    replayed,
+    save_readings,
+    settled_truth,
+    watched,
+)
 
 from referee import RoundScored, new_game
 from referee.lasvegas.simulate import seeded_deal
@@ -46,7 +55,8 @@ def main() -> None:
         saved = load_readings(args.replay)
         game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
         initial = new_game(game.ruleset, game.players)
-        steps = replayed(camera_referee(initial, deal=seeded_deal(initial, saved["seed"])), saved["steps"])
+        observer = camera_referee(initial, deal=seeded_deal(initial, saved["seed"]))
+        steps = replayed(observer, saved["steps"], PageAnswers(game))
         saved_rounds = saved["rounds"]
     else:
         if args.seed is None:
@@ -86,7 +96,7 @@ def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
     detector = game.truth_reader() if args.reader == "truth" else table_reader(args.models, **options)
-    return watched(game, TablePipeline(detector, observer), [0.0])
+    return watched(game, TablePipeline(detector, observer), [0.0], PageAnswers(game))
 
 
 def _die(d) -> str:

@@ -95,6 +95,20 @@ def undo() -> Any:
     return jsonify({"ok": True, "text": said, "state": referee.state_json()})
 
 
+@blueprint.post("/choose")
+def choose() -> Any:
+    data = body("option", "who")
+    option = data.get("option")
+    if isinstance(option, bool) or not isinstance(option, int):
+        abort(400, "option: the index of the answer (0 or 1)")
+    referee = live()
+    try:
+        said = referee.choose(option, who(data))
+    except RefereeError as error:
+        abort(409, str(error))
+    return jsonify({"ok": True, "text": said, "state": referee.state_json()})
+
+
 @blueprint.post("/event")
 def event() -> Any:
     data = body()

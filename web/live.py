@@ -291,6 +291,38 @@ class LiveReferee:
             self.broker.publish({"type": "event", "text": f"{by}: {verdict}"})
         self.broker.publish({"type": "state", "state": self.state_json()})
 
+    def question(self) -> dict[str, Any] | None:
+        """The referee's open question (two histories it cannot tell apart), its answers in words; or None."""
+        asked = self.observer.asked
+        if asked is None:
+            return None
+        branch, options = asked
+        game = game_of(branch)
+        return {"options": [game.narrate(o, branch) if o is not None else "nothing happened" for o in options]}
+
+    def choose(self, index: int, who: str) -> str:
+        """The table's answer to the open question (``index`` into its options); returns what was said.
+
+        Raises:
+            RefereeError: when no question is open, the index is not one of its answers, or the readings
+                have settled it since (nothing changes).
+        """
+        with self._lock:
+            asked = self.observer.asked
+            if asked is None or not 0 <= index < len(asked[1]):
+                raise RefereeError("no such answer: the referee asks nothing now, or asks something else")
+            try:
+                verdicts = self.observer.choose(asked[1][index])
+            except ValueError as error:
+                raise RefereeError(str(error)) from None
+            self.store.append(self.game_id, "answer", who, {"option": index})
+            for verdict in verdicts:
+                self._record(verdict)
+        said = "; ".join(str(v) for v in verdicts) or "nothing new"
+        self.broker.publish({"type": "event", "text": f"{who} answered: {said}"})
+        self.broker.publish({"type": "state", "state": self.state_json()})
+        return said
+
     def undo(self, who: str) -> str:
         """Cancels the last effective event (recorded as an ``undo`` by ``who``); returns what it was.
 
@@ -345,6 +377,7 @@ class LiveReferee:
             "calibrated": self.pipeline.calibration is not None,
             "awaiting_clear": self.observer.awaiting_clear,
             "alerts": self.alerts[-5:],
+            "question": self.question(),
             "notice": self.notice,
         }
 

@@ -58,6 +58,9 @@ class Verdict:
     """The histories weighed, as (their last events in words, cost above the best in nats)."""
     text: str = ""
     """The event in words (set by the interpreter from the game's narration)."""
+    options: tuple[Any, ...] = ()
+    """For an uncertain reading: the two answers asked about, the first event where the two best histories
+    part (None: nothing happened); the table answers with :meth:`Interpreter.choose`."""
 
     def __str__(self) -> str:
         if self.kind == "event":
@@ -128,6 +131,14 @@ class Game(Protocol):
 
     def canonical(self, event: Any) -> Hashable:
         """The event as a camera can know it (e.g. a roll's faces sorted)."""
+
+
+@dataclass(frozen=True)
+class _Moment:
+    """When the table answered (what :meth:`Interpreter._say` needs of a reading)."""
+
+    frame_index: int
+    timestamp_s: float
 
 
 @dataclass(frozen=True)
@@ -211,6 +222,11 @@ class Interpreter:
         """While the misfit of the last alert lasts, the reading's misfit when it was said: another alert is
         said only when the misfit grows by ``one_error`` (a new error), or once it has ended."""
         self._doubt_before: frozenset[str] | None = None
+        self._question: tuple[int, tuple[Any, ...], Any] | None = None
+        """The last question asked: where its histories part (events since the reset), its answers and the
+        state where they part."""
+        self._committed = 0
+        """Events the anchor has moved past since the reset."""
         self._asked = ""
         """What the table was last asked to enter (:meth:`Game.waits_for`), so it is asked once."""
         self._held: Hashable | None = None
@@ -444,6 +460,7 @@ class Interpreter:
             return
         for event in self._said[:shared]:
             self._anchor = self.game.apply(self._anchor, event)
+        self._committed += shared
         self._said = self._said[shared:]
         self._histories = [replace(h, events=h.events[shared:], notes=h.notes[shared:]) for h in self._histories]
 
@@ -481,7 +498,49 @@ class Interpreter:
         if a == b or self._doubt_before != pair:  # asked when the doubt outlasts one reading
             self._doubt_before = pair
             return []
-        return self._once("uncertain", f"is it {a}, or {b}?", snapshot)
+        options = tuple(h.events[since] if len(h.events) > since else None for h in (first, second))
+        branch = self._anchor
+        for event in first.events[:since]:
+            branch = self.game.apply(branch, event)
+        self._question = (self._committed + since, options, branch)
+        return [replace(v, options=options) for v in self._once("uncertain", f"is it {a}, or {b}?", snapshot)]
+
+    @property
+    def asked(self) -> tuple[Any, tuple[Any, ...]] | None:
+        """The open question: the state where its two histories part, and its answers; None when none is open."""
+        return None if self._question is None else (self._question[2], self._question[1])
+
+    def choose(self, option: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> list[Verdict]:
+        """The table's answer to the last question (one of its :attr:`Verdict.options`).
+
+        The histories that agree with it are kept, and what they now agree on is said.
+
+        Raises:
+            ValueError: when nothing was asked, or no history kept gives that answer any more.
+        """
+        if self._question is None:
+            raise ValueError("no question is open")
+        since = self._question[0] - self._committed
+        if since < 0:
+            raise ValueError("the readings have settled that question already")
+        canonical = self.game.canonical
+
+        def agrees(history: _History) -> bool:
+            if option is None:
+                return len(history.events) <= since
+            return len(history.events) > since and canonical(history.events[since]) == canonical(option)
+
+        kept = [h for h in self._histories if agrees(h)]
+        if not kept:
+            raise ValueError("that answer is no longer among the histories weighed")
+        self._question = None
+        self._histories = [replace(h, cost=h.cost - kept[0].cost) for h in kept]
+        verdicts = self._say(_Moment(frame_index, timestamp_s))
+        forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
+        if forced is not None:  # the answer settled the last move of the round
+            verdicts.append(self.apply(forced, frame_index, timestamp_s))
+            self._awaiting_clear = self.game.round_over(forced)
+        return verdicts
 
     def _once(self, kind: str, reason: str, snapshot: Any) -> list[Verdict]:
         """A verdict, said once while nothing changes (the table is read many times a second)."""

@@ -449,3 +449,48 @@ def test_a_roll_a_tile_blocks_whole_is_a_free_pass_the_camera_takes_without_doub
     reading = {0: (), **{n: TableSnapshot.from_state(state).casinos[n - 1] for n in range(1, 7)}}
     costs = {c.events: c.cost for c in LasVegasCamera().candidates(state, reading)}
     assert costs[(passed,)] == 0.0 < PASS_COST
+
+
+def _pass_or_hidden():
+    """A Royale table where a lone die rolled for a crowded casino is gone from the tray: a pass, or placed
+    and hidden in the crowd? (Both fit: the reader misses a die among a dozen about as often as a pass.)"""
+    from dataclasses import replace
+
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DiceRolled
+
+    for seed in range(60):
+        for _, state in play(ROYALE, PLAYERS[:3], seed):
+            seat = state.turn
+            if state.phase is not Phase.ROLL or state.held_dice[seat] + state.held_biggies[seat] != 1:
+                continue
+            crowded = [n for n, c in enumerate(state.casinos, start=1) if sum(c.dice) + sum(c.biggies) >= 11]
+            if not crowded or not state.held_dice[seat]:
+                continue
+            table = TableSnapshot.from_state(state)
+            interpreter = Interpreter(GAME.camera(), state)
+            roll = DiceRolled(state.players[seat], (crowded[0],))
+            rolled = TableSnapshot(1, 0.1, table.casinos, (DieReading(roll.player, False, crowded[0]),))
+            said = [v for k in range(1, 4) for v in interpreter.observe(replace(rolled, frame_index=k))]
+            asked = [v for k in range(4, 8) for v in interpreter.observe(TableSnapshot(k, k / 10, table.casinos, ()))
+                     if v.kind == "uncertain"]  # fmt: skip
+            if [v.event for v in said] == [roll] and asked and Passed in {type(o) for o in asked[0].options}:
+                return interpreter, asked[0]
+    raise AssertionError("no such table in the seeds tried")
+
+
+@pytest.mark.parametrize("answer", [0, 1])
+def test_the_table_answers_the_referees_question_and_the_history_it_names_is_said(answer):
+    """A question names two events (:attr:`Verdict.options`); the table's answer keeps the histories that agree."""
+    from referee.lasvegas.events import DicePlaced
+
+    interpreter, question = _pass_or_hidden()
+    assert {type(o) for o in question.options} == {Passed, DicePlaced}
+    branch, options = interpreter.asked
+    assert options == question.options and branch.phase is Phase.PLACE
+    said = interpreter.choose(question.options[answer], frame_index=9)
+    assert [v.event for v in said if v.kind == "event"][:1] == [question.options[answer]]
+    assert interpreter.state.history[len(branch.history)] == question.options[answer]
+    assert interpreter.asked is None
+    with pytest.raises(ValueError, match="no question"):
+        interpreter.choose(question.options[answer])

@@ -134,6 +134,27 @@ def test_undo_and_manual_events_are_recorded_with_who_and_when(playing):
     assert records[-1]["body"]["seq"] in [r["seq"] for r in records if r["kind"] == "event"]
 
 
+def test_the_page_answers_the_referees_question_or_is_told_none_is_open(playing):
+    app, client, game = playing
+    run(app, 10)
+    assert client.get("/api/state").get_json()["question"] is None
+    response = post(client, "/api/choose", {"option": 0, "who": "Ann"})
+    assert response.status_code == 409 and "asks nothing" in response.get_json()["error"]
+    for bad in ({"option": "0"}, {"option": True}, {"option": 0, "extra": 1}):
+        assert post(client, "/api/choose", bad).status_code == 400
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    assert not [r for r in records if r["kind"] == "answer"]  # nothing stored from a refused answer
+    # An open question (a Royale table where a lone die is gone: passed, or hidden in a crowd): its answers
+    # in words for the page's buttons (choosing is tested with the interpreter: tests/referee/test_royale.py).
+    from tests.referee.test_royale import _pass_or_hidden
+
+    live = app.extensions["dice-referee"].live
+    live.observer, _ = _pass_or_hidden()
+    options = client.get("/api/state").get_json()["question"]["options"]
+    assert len(options) == 2 and any("to pass" in o for o in options) and any("places" in o for o in options)
+    assert post(client, "/api/choose", {"option": 2, "who": "Ann"}).status_code == 409
+
+
 def test_bad_requests_get_clear_4xx_answers(playing):
     app, client, game = playing
     run(app, 10)

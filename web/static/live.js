@@ -112,6 +112,23 @@ function royaleView(state, names) {
   }
   asksView(state.asks, names);
   passView(state, names);
+  questionView(state.question);
+}
+
+// The referee cannot tell two histories apart (a pass or a placement, a misread die): the table says which.
+function questionView(question) {
+  if (!question) return;
+  const box = document.getElementById("asks");
+  const h = document.createElement("h2");
+  h.textContent = "Which happened?";
+  box.append(h);
+  question.options.forEach((text, index) => {
+    const button = document.createElement("button");
+    button.textContent = text;
+    button.addEventListener("click", () => post("/api/choose", {option: index,
+      who: document.querySelector("#undo-form input").value}));
+    box.append(button, " ");
+  });
 }
 
 // A pass the camera did not see (or should not have seen) is recorded here; undo takes a wrong one back.

@@ -49,6 +49,7 @@ bench: $(STAMP)
 	@if [ -f models/dice_detector/detector.onnx ] && [ -f models/die_reader/reader.onnx ]; then \
 		$(PY) -m models.dice_detector.evaluate && $(PY) bench/bench_pipeline.py --config all --seeds 11 12 13 14 --rounds 1 && \
 		for n in 3 4 5; do $(PY) bench/bench_pipeline.py --rules las-vegas-royale --players $$n --seeds 321 322 323 --rounds 1; done; \
+		$(PY) bench/bench_pipeline.py --rules las-vegas-royale+main --players 3 --seeds 321 322 323 --rounds 1; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
 	$(PY) bench/bench_web.py --viewers 20 --seconds 20

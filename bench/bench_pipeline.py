@@ -258,6 +258,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[101, 102, 103])
     parser.add_argument("--rounds", type=int, default=None, help="film only the first N rounds of each game")
     parser.add_argument("--players", type=int, default=3, help="the first N of red, blue, green, black, yellow")
+    parser.add_argument("--colours", help="the players' colours instead, in seat order: white,violet,orange")
     parser.add_argument("--config", nargs="+", choices=(*CONFIGURATIONS, "all"),
                         help="named tables instead of --players/--rules (see CONFIGURATIONS); each game's seed is "
                         "its configuration's offset (0, 1000, 2000, ...) plus each --seeds value")  # fmt: skip
@@ -275,8 +276,9 @@ def main() -> None:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config
         configs = [(n, *CONFIGURATIONS[n], 1000 * list(CONFIGURATIONS).index(n)) for n in names]
     else:
-        colours = ("red", "blue", "green", "black", "yellow")[: args.players]
-        configs = [(f"{args.players}p", args.rules, colours, 0)]
+        colours = tuple(args.colours.split(",")) if args.colours else ("red", "blue", "green", "black", "yellow")[
+            : args.players]  # fmt: skip
+        configs = [(f"{len(colours)}p", args.rules, colours, 0)]
     summaries = []
     for name, rules, colours, offset in configs:
         results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,

@@ -39,6 +39,7 @@ from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
 from referee.lasvegas.state import preview
 from referee.royale.events import BlackDiceRolled
+from vision.capture import Frame
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
 
@@ -49,9 +50,11 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
                confidence: float | None = None, rules: str = "las-vegas", save: Path | None = None,
-               replay: Path | None = None, confirm_passes: bool = False) -> dict[str, object]:  # fmt: skip
+               replay: Path | None = None, confirm_passes: bool = False, learn_colours: bool = False,
+               ) -> dict[str, object]:  # fmt: skip
     """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those;
-    ``confirm_passes``: the page's questions whether a player passed are answered (:class:`PageAnswers`)."""
+    ``confirm_passes``: the page's questions whether a player passed are answered (:class:`PageAnswers`);
+    ``learn_colours``: each player's dice colour is learned first (:func:`show_me_your_dice`)."""
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
@@ -76,7 +79,10 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
                 read_seconds[0] += time.perf_counter() - started
                 return out
 
-        steps = watched(game, TablePipeline(reader, observer), seconds, page)
+        pipeline = TablePipeline(reader, observer)
+        if learn_colours:
+            show_me_your_dice(game, reader, pipeline)
+        steps = watched(game, pipeline, seconds, page)
     kept: list[tuple[int, str | None, Any, Any]] = []
     latencies: list[float] = []
     settled: list[GameState | None] = []
@@ -122,6 +128,21 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
 Step = tuple[int, str | None, Any, Any, list[Any]]
 """A frame's index, the true moment beginning there (in words) or None, the true table, the settled
 reading given to the referee (or None) and the referee's verdicts on it."""
+
+
+def show_me_your_dice(game: RenderedGame, reader: Any, pipeline: TablePipeline) -> None:
+    """The setup step "show me your dice": each player's colour learned from his dice in the dice arena.
+
+    The frame at rest after each player's first roll shows his dice there, as the Calibration page asks; a
+    pipeline of its own reads it, so the one that referees starts fresh.
+    """
+    learner = TablePipeline(reader, camera_referee(new_game(game.ruleset, game.players)), colours=pipeline.colours)
+    for player in game.players:
+        span = next(s for s in game.spans if s.moment.what == "rolled" and s.moment.event.player is player)
+        index = span.first + span.hand + span.still - 1
+        report = learner.process(Frame(index, index / game.fps, game.frame(index)))
+        report = learner.process(Frame(index, index / game.fps, game.frame(index)))  # at rest: read
+        pipeline.learn_colour(player.value, report)
 
 
 class PageAnswers:
@@ -259,6 +280,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=None, help="film only the first N rounds of each game")
     parser.add_argument("--players", type=int, default=3, help="the first N of red, blue, green, black, yellow")
     parser.add_argument("--colours", help="the players' colours instead, in seat order: white,violet,orange")
+    parser.add_argument("--learn-colours", action="store_true", help="each player shows his dice first (the setup's "
+                        "\"show me your dice\": the colours learned under this camera)")  # fmt: skip
     parser.add_argument("--config", nargs="+", choices=(*CONFIGURATIONS, "all"),
                         help="named tables instead of --players/--rules (see CONFIGURATIONS); each game's seed is "
                         "its configuration's offset (0, 1000, 2000, ...) plus each --seeds value")  # fmt: skip
@@ -283,7 +306,7 @@ def main() -> None:
     for name, rules, colours, offset in configs:
         results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
                               args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl",
-                              args.confirm_passes)
+                              args.confirm_passes, args.learn_colours)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

@@ -96,7 +96,13 @@ def setup_post() -> Any:
 @blueprint.get("/calibration")
 def calibration_page() -> Any:
     live = hub().live
-    return render_template("calibration.html", state=live.state_json() if live else None)
+    if live is None:
+        return render_template("calibration.html", state=None, others=[])
+    state = live.state_json()
+    players = {p["colour"] for p in state["players"]}
+    # The other dice of the game: the neutral ones, a main game's grey and black tile dice.
+    others = [name for name in live.pipeline.colours.names if name not in players]
+    return render_template("calibration.html", state=state, others=others)
 
 
 @blueprint.get("/history")

@@ -364,6 +364,18 @@ def test_a_game_of_las_vegas_royale_is_refereed_with_its_chips(tmp_path):
     assert len(state["table"][5]["banknotes"]) == 2  # a pair of money cards by each casino
 
 
+def test_the_calibration_page_learns_the_games_other_dice_too(tmp_path, playing):
+    """Show me your dice: the players' colours, and where the game has them the tiles' grey and black dice."""
+    _, client, _ = playing
+    page = client.get("/calibration").data
+    assert b'data-colour="red"' in page and b"other dice" not in page  # Las Vegas without neutral dice
+    app = make_app(tmp_path / "royale")
+    royale = client_with_csrf(app)
+    new_game(royale, players=("red", "blue", "green"), seed=6, game="las-vegas-royale+main")
+    page = royale.get("/calibration").data
+    assert b'data-colour="grey"' in page and b'data-colour="black"' in page and b'data-colour="red"' in page
+
+
 def test_royales_main_game_asks_the_page_for_a_tiles_decision_and_takes_the_answer(tmp_path):
     app = make_app(tmp_path)
     client = client_with_csrf(app)

@@ -257,11 +257,18 @@ class Interpreter:
             IllegalEventError: when the rules refuse it (nothing changes).
         """
         verdicts = [self.apply(event, frame_index, timestamp_s)]
-        forced = None if self.game.waits_for(self.state) else self.game.forced(self.state)
-        if forced is not None:
-            verdicts.append(self.apply(forced, frame_index, timestamp_s))
-            self._awaiting_clear = self.game.round_over(forced)
+        if not self.game.waits_for(self.state):
+            verdicts += self._settle(frame_index, timestamp_s)
         return verdicts
+
+    def _settle(self, frame_index: int, timestamp_s: float) -> list[Verdict]:
+        """The settlement where the rules now make it (after the table entered or answered something)."""
+        forced = self.game.forced(self.state)
+        if forced is None:
+            return []
+        verdict = self.apply(forced, frame_index, timestamp_s)
+        self._awaiting_clear = self.game.round_over(forced)
+        return [verdict]
 
     def observe(self, snapshot: Any) -> list[Verdict]:
         """Judges one settled reading; returns what happened (often nothing)."""
@@ -285,14 +292,11 @@ class Interpreter:
             return verdicts
         self._asked = ""
         verdicts += self._decode(snapshot, reading)
-        forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
-        if forced is not None:
-            verdicts.append(self.apply(forced, frame, time_s))
-            if self.game.round_over(forced):
-                if self.game.cleared(reading):  # the reading that ended the round is the cleared table
-                    verdicts.append(Verdict("cleared", frame, time_s))
-                else:
-                    self._awaiting_clear = True
+        if verdicts and verdicts[-1].kind == "event":
+            verdicts += self._settle(frame, time_s)
+            if self._awaiting_clear and self.game.cleared(reading):  # the reading that ended the round is cleared
+                self._awaiting_clear = False
+                verdicts.append(Verdict("cleared", frame, time_s))
         return verdicts
 
     # --- decoding -------------------------------------------------------------------------------
@@ -536,10 +540,8 @@ class Interpreter:
         self._question = None
         self._histories = [replace(h, cost=h.cost - kept[0].cost) for h in kept]
         verdicts = self._say(_Moment(frame_index, timestamp_s))
-        forced = self.game.forced(self.state) if verdicts and verdicts[-1].kind == "event" else None
-        if forced is not None:  # the answer settled the last move of the round
-            verdicts.append(self.apply(forced, frame_index, timestamp_s))
-            self._awaiting_clear = self.game.round_over(forced)
+        if verdicts and verdicts[-1].kind == "event":  # the answer may have said the last move of the round
+            verdicts += self._settle(frame_index, timestamp_s)
         return verdicts
 
     def _once(self, kind: str, reason: str, snapshot: Any) -> list[Verdict]:

@@ -536,11 +536,6 @@ def _open(state: GameState, values: Sequence[int]) -> list[int]:
 
 def nowhere_to_place(state: GameState) -> bool:
     """True when a tile forbids every value the player to place rolled: his pass is forced, and free."""
-    return _blocked(state)
-
-
-def _blocked(state: GameState) -> bool:
-    """True when a tile forbids every value the player to place rolled: he takes his dice back for free."""
     roll = state.roll
     if not state.tiles or roll is None:
         return False
@@ -566,7 +561,7 @@ def _pass(state: GameState, event: Passed) -> GameState:
     if state.phase is not Phase.PLACE:
         raise _wrong_phase(state, "pass")
     seat = _turn_seat(state, event.player, " to place")
-    if _blocked(state):  # nowhere to place: the dice go back without paying
+    if nowhere_to_place(state):  # nowhere to place: the dice go back without paying
         cost = ()
     short = _short_of(state, seat, cost)
     if short:
@@ -592,7 +587,7 @@ def legal_pass(state: GameState) -> Passed | None:
     roll = state.roll
     if cost is None or state.phase is not Phase.PLACE or roll is None:
         return None
-    if _short_of(state, state.turn, cost) and not _blocked(state):
+    if _short_of(state, state.turn, cost) and not nowhere_to_place(state):
         return None
     return Passed(roll.player)
 

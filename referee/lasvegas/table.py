@@ -83,7 +83,10 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
                 found.append((Problem.PIPS_DONT_MATCH_CASINO,
                               f"a {die.colour} die on casino {number} shows {die.pips}"))  # fmt: skip
     n = len(state.players)
-    for _, colour, count in extra_dice(state):  # a tile's own dice (Royale's grey ones) are no player's
+    tiles: Counter[tuple[int, Colour]] = Counter()  # a tile's own dice (Royale's grey ones) per casino and colour
+    for number, colour, count in extra_dice(state):
+        tiles[number, colour] += count
+    for (_, colour), count in tiles.items():  # they are no player's
         normal[colour] -= min(count, normal[colour])
     for colour in sorted({c for c in (*normal, *big) if normal[c] or big[c]}, key=list(Colour).index):
         if colour == state.neutral:
@@ -106,9 +109,6 @@ def findings(snapshot: TableSnapshot, state: GameState) -> list[tuple[Problem, s
                               f"{big[colour]} {colour} Biggys: a player has {rules.biggies_per_player}"))  # fmt: skip
     if state.phase in (Phase.ROLL, Phase.PLACE, Phase.SETTLE):
         expected = snapshot_of(state)
-        tiles: Counter[tuple[int, Colour]] = Counter()
-        for number, colour, count in extra_dice(state):
-            tiles[number, colour] += count
         for number, (seen, placed) in enumerate(zip(snapshot.casinos, expected.casinos, strict=False), start=1):
             have = Counter(d.colour for d in seen)
             for colour, count in Counter(d.colour for d in placed).items():

@@ -225,10 +225,19 @@ def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
+    from vision.colours import PALETTE_NAMES
     from vision.detect import MODELS, DiceDetector, ModelError, dice_to_json
 
     if args.models is None:
         args.models = str(MODELS)
+    colours = None
+    if args.colours is not None:
+        colours = list(dict.fromkeys(name.strip().lower() for name in args.colours.split(",") if name.strip()))
+        unknown = [name for name in colours if name not in PALETTE_NAMES]
+        if not colours or unknown:
+            print(f"dice-referee detect: --colours: {', '.join(unknown) or 'no colour'} is not a dice colour "
+                  f"(one of {', '.join(PALETTE_NAMES)})", file=sys.stderr)  # fmt: skip
+            return 2
 
     try:
         models = Path(args.models)
@@ -248,7 +257,7 @@ def run_detect(args: argparse.Namespace) -> int:
             started = time.perf_counter()
             detections = detector(image)
             ms = (time.perf_counter() - started) * 1000
-            dice = dice_to_json(detections)
+            dice = dice_to_json(detections, colours)
             result = {"image": path, "width": image.shape[1], "height": image.shape[0], "ms": round(ms, 1),
                       "dice": dice}  # fmt: skip
             if args.save_annotated:
@@ -629,13 +638,18 @@ def build_parser() -> argparse.ArgumentParser:
         "find and read every die in images",
         "Finds every die in the images (files or folders) and reads its pips, colour and "
         'size. With --json, one line per image: {"image", "width", "height", "ms", "dice": '
-        '[{"box": [x0, y0, x1, y1], "pips", "colour", "biggy", "confidence"}]}. An unreadable '
+        '[{"box": [x0, y0, x1, y1], "pips", "colour", "biggy", "confidence", "colour_scores": '
+        '{"name": probability}}]}. With --colours, each die\'s colour is one of those names and its '
+        "colour_scores are over them (over every palette colour without). An unreadable "
         'file gets {"image", "error"}, the rest are still read, and the exit status is 1.',
     )
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
     detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.add_argument("--colours", metavar="NAME,NAME,...",
+                        help="the dice colours in play (e.g. red,blue,green,white): every die is read as one "
+                             "of them")  # fmt: skip
     detect.add_argument(
         "--models",
         metavar="DIR",

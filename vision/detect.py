@@ -9,6 +9,7 @@ pixel sizes useless; the camera pipeline later judges it in table millimetres). 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.colours import PALETTE_NAMES, body_colour
+from vision.colours import PALETTE_NAMES, ColourBook, body_colour
 from vision.crops import crop_die
 from vision.detections import Detections
 
@@ -311,23 +312,32 @@ class DiceDetector:
         return self.read(image, self.find(image))
 
 
-def dice_to_json(detections: Detections) -> list[dict[str, object]]:
-    """The ``dice`` list of ``dice-referee detect --json``: box, pips, colour, biggy, confidence.
+def dice_to_json(detections: Detections, colours: Sequence[str] | None = None) -> list[dict[str, object]]:
+    """The ``dice`` list of ``dice-referee detect --json``: box, pips, colour, biggy, confidence, colour_scores.
 
     ``confidence`` is the detector's confidence that a die is there times the reader's confidence in
-    its pips.
+    its pips. ``colour_scores`` is each die's probability of each colour in play: ``colours`` (the
+    colour head restricted to them and renormalised, :meth:`vision.colours.ColourBook.scores`; the
+    die's ``colour`` is then the likeliest of them), or every palette colour when None.
     """
     data = detections.data
-    return [
-        {
+    names = list(colours) if colours is not None else list(PALETTE_NAMES)
+    head = data.get("colour_scores")
+    scores = ColourBook(names).scores(head) if head is not None and colours is not None else head
+    dice = []
+    for i, box in enumerate(detections.xyxy):
+        die: dict[str, object] = {
             "box": [round(float(v), 1) for v in box],
             "pips": int(data["pips"][i]),
-            "colour": str(data["colour"][i]),
+            "colour": names[int(np.argmax(scores[i]))] if colours is not None and scores is not None
+            else str(data["colour"][i]),
             "biggy": bool(data["biggy"][i]),
             "confidence": round(float(detections.confidence[i] * data["pips_confidence"][i]), 3),
-        }
-        for i, box in enumerate(detections.xyxy)
-    ]
+        }  # fmt: skip
+        if scores is not None:
+            die["colour_scores"] = {name: round(float(scores[i][k]), 4) for k, name in enumerate(names)}
+        dice.append(die)
+    return dice
 
 
 def read_crops(session: object, crops: np.ndarray, rotations: int = 4, first: int = 0,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,20 +64,33 @@ def render_one(args: tuple[int, str, Path]) -> dict[str, object]:
     return {"image": name, "split": split, "dice": len(lines), "source": "synthetic", "seed": seed}
 
 
-def game_frame(args: tuple[int, str, Path]) -> dict[str, object]:
-    """A still frame of a rendered game on the play mat (the built-in game's look), with its labels."""
+GAME_COLOURS = ["red", "blue", "green", "black", "yellow", "grey", "violet", "orange"]
+"""Player colours of the game frames."""
+
+
+def game_still(seed: int, colours: Sequence[str] = GAME_COLOURS) -> tuple[RenderedGame, int]:
+    """A rendered game on the play mat (the built-in game's look) and one of its frames at rest with dice.
+
+    Players: 2 to 5 of ``colours``; any Las Vegas variant but six players (the neutral dice only without a
+    white player); the whole game.
+    """
     from vision.synth.game import RenderedGame
 
-    seed, split, out = args
     rng = np.random.default_rng(seed)
-    colours = ["red", "blue", "green", "black", "yellow", "grey", "violet", "orange"]
-    players = [str(c) for c in rng.choice(colours, int(rng.integers(2, 6)), replace=False)]
+    players = [str(c) for c in rng.choice(list(colours), int(rng.integers(2, 6)), replace=False)]
     rules = str(rng.choice(["las-vegas", "las-vegas+biggy", "las-vegas+neutral", "las-vegas+neutral+biggy"]))
+    rules = rules.replace("+neutral", "") if "white" in players else rules  # white dice are a player's then
     size = FRAME_SIZES[int(rng.integers(len(FRAME_SIZES)))]
     game = RenderedGame(seed, players, rules, size=size, tilt_deg=float(rng.uniform(0, 45)))
     busy = [span for span in game.spans if span.moment.snapshot.all_dice()]
     span = busy[int(rng.integers(len(busy)))] if busy else game.spans[0]
-    return _write_frame(game, span.first + span.hand, f"game_{seed:08d}", split, out)  # at rest, no hand
+    return game, span.first + span.hand  # at rest, no hand
+
+
+def game_frame(args: tuple[int, str, Path]) -> dict[str, object]:
+    """A still frame of a rendered game on the play mat (``game_still``), with its labels."""
+    seed, split, out = args
+    return _write_frame(*game_still(seed), f"game_{seed:08d}", split, out)
 
 
 BOX_COLOURS = ["red", "blue", "green", "black", "yellow", "white", "grey", "violet", "orange"]
@@ -116,7 +130,13 @@ ROYALE_COLOURS = ["red", "blue", "green", "black", "yellow", "white", "violet", 
 
 
 def royale_frame(args: tuple[int, str, Path]) -> dict[str, object]:
-    """A still frame of a rendered Las Vegas Royale game on the Royale mat, with its cards, tiles and chips.
+    """A still frame of a rendered Las Vegas Royale game (``royale_still``), with its labels."""
+    seed, split, out = args
+    return _write_frame(*royale_still(seed), f"royale_{seed:08d}", split, out)
+
+
+def royale_still(seed: int) -> tuple[RenderedGame, int]:
+    """A rendered Las Vegas Royale game on the Royale mat, with its cards, tiles and chips, and a frame at rest.
 
     The ring's sectors crowd sooner than the Las Vegas mat's rectangles, each colour has a Biggy, and money
     cards, tiles and chips lie beside the casinos (``vision.synth.props``): the detector fine-tuned without
@@ -126,7 +146,6 @@ def royale_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     """
     from vision.synth.game import RenderedGame
 
-    seed, split, out = args
     rng = np.random.default_rng(seed)
     players = [str(c) for c in rng.choice(ROYALE_COLOURS, int(rng.integers(2, 6)), replace=False)]
     rules = "las-vegas-royale" + str(rng.choice(["", "+main"]))
@@ -136,7 +155,7 @@ def royale_frame(args: tuple[int, str, Path]) -> dict[str, object]:
     late = rng.random() < 0.5
     first = len(busy) * 2 // 3 if late else 0
     span = busy[first + int(rng.integers(len(busy) - first))]
-    return _write_frame(game, span.first + span.hand, f"royale_{seed:08d}", split, out)
+    return game, span.first + span.hand
 
 
 def _write_frame(game: RenderedGame, index: int, name: str, split: str, out: Path) -> dict[str, object]:

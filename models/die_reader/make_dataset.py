@@ -1,7 +1,7 @@
 """Builds the die reader's crops: real photos (train split; val kept apart) and synthetic renders.
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
-        [--size 48] [--whole-die]
+        [--size 48] [--whole-die] [--palette-share 0.5] [--game-frames 300] [--royale-frames 300]
 
 Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
@@ -18,6 +18,7 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -105,13 +106,41 @@ def _label_crops(image: np.ndarray, dice: list, rng: np.random.Generator, size: 
             out["real"].append(False)
 
 
-def synthetic_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
-    """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame."""
+def synthetic_crops(seed: int, size: int = CROP_SIZE, palette_share: float = 0.0) -> dict[str, list]:
+    """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame.
+
+    A ``palette_share`` of the scenes (drawn from the seed) show the players' dice in colours of the whole
+    palette (``render_scene(any_palette=True)``): the Las Vegas games alone never show grey, violet,
+    orange, pink, brown or cyan dice, which Boulevard's players and Royale's tiles use.
+    """
     from vision.synth.scene import render_scene
 
-    scene = render_scene(seed)
+    scene = render_scene(seed, any_palette=bool(np.random.default_rng([seed, 17]).random() < palette_share))
     out = _empty()
     _label_crops(scene.image, scene.dice, np.random.default_rng(seed + 7), size, out)
+    return out
+
+
+def game_crops(job: tuple[str, int], size: int = CROP_SIZE) -> dict[str, list]:
+    """Crops of every die of one still frame of a rendered game, the referee's own look.
+
+    ``job`` is (``"game"``, seed): a Las Vegas game on the play mat, its players drawn from the whole
+    palette (``dice_detector.make_dataset.game_still``), or (``"royale"``, seed): a Royale game on its mat
+    with cards, tiles, chips and the tiles' grey and black dice (``royale_still``). Their sizes are not
+    known (NaN, as the real photos').
+    """
+    from models.dice_detector.make_dataset import game_still, royale_still
+
+    kind, seed = job
+    game, index = game_still(seed, PALETTE_NAMES) if kind == "game" else royale_still(seed)
+    image, truth = game.frame(index), game.truth(index)
+    dice = [
+        SimpleNamespace(box=tuple(float(v) for v in box), size=float("nan"), pips=int(p), colour=str(c),
+                        palette=True, biggy=bool(b))
+        for box, p, c, b in zip(truth.xyxy, truth.data["pips"], truth.data["colour"], truth.data["biggy"], strict=True)
+    ]  # fmt: skip
+    out = _empty()
+    _label_crops(image, dice, np.random.default_rng([seed, 7]), size, out)
     return out
 
 
@@ -155,6 +184,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--whole-die", action="store_true", help="widen the real training photos' boxes of a "
                         "die's top face to the whole die, as the shipped detector finds it")  # fmt: skip
+    parser.add_argument("--palette-share", type=float, default=0.0, help="share of the synthetic scenes whose "
+                        "players' dice take any palette colour (grey, violet, orange, ...)")  # fmt: skip
+    parser.add_argument("--game-frames", type=int, default=0, help="also crops of still frames of rendered Las "
+                        "Vegas games, players of every palette colour (one in ten for val_synth)")  # fmt: skip
+    parser.add_argument("--royale-frames", type=int, default=0, help="also crops of still frames of rendered "
+                        "Royale games with the tiles' grey and black dice (one in ten for val_synth)")  # fmt: skip
     parser.add_argument("--blender", type=Path, help="also train on the Blender photos in this folder "
                         "(python -m vision.synth.blender)")  # fmt: skip
     args = parser.parse_args()
@@ -163,11 +198,16 @@ def main() -> None:
     args.out = args.out or dataset_dir(args.size)
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed * 1_000_000
-    crops = partial(synthetic_crops, size=args.size)
+    crops = partial(synthetic_crops, size=args.size, palette_share=args.palette_share)
     widen = DiceDetector() if args.whole_die else None
+    games = [("game", base + 700_000 + i) for i in range(args.game_frames)]
+    games += [("royale", base + 800_000 + i) for i in range(args.royale_frames)]
     with ProcessPoolExecutor(args.workers) as pool:
         train_synth = list(pool.map(crops, range(base, base + args.synthetic_train), chunksize=8))
         val_synth = list(pool.map(crops, range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))
+        stills = list(pool.map(partial(game_crops, size=args.size), games, chunksize=2))
+    train_synth += [crops for k, crops in enumerate(stills) if k % 10]
+    val_synth += stills[::10]
     sets = {
         "train": _merge(
             [

@@ -115,6 +115,35 @@ def test_die_reader_crops_come_in_the_readers_size_and_each_size_has_its_folder(
     assert dataset_dir(CROP_SIZE) == OUT and dataset_dir(48) == OUT.with_name("die_reader_48")
 
 
+def test_die_reader_crops_show_every_palette_colour_and_the_tiles_grey_dice():
+    """The Las Vegas scenes alone never show grey, violet, orange, pink, brown or cyan dice (Boulevard's
+    players, Royale's tiles): the recoloured scenes and the rendered games' frames do, with their labels."""
+    from models.die_reader.make_dataset import game_crops, synthetic_crops
+    from vision.colours import PALETTE_NAMES
+
+    base = [synthetic_crops(seed) for seed in range(9_100_000, 9_100_006)]
+    recoloured = [synthetic_crops(seed, palette_share=1.0) for seed in range(9_100_000, 9_100_006)]
+    assert [len(c["x"]) for c in base] == [len(c["x"]) for c in recoloured]  # the same scenes, other colours
+    # Player colours (the neutral dice stay white): six scenes take from every palette colour.
+    seen = {PALETTE_NAMES[c] for crops in recoloured for c in crops["colour"] if c >= 0}
+    assert len(seen - {"red", "blue", "green", "black", "white", "yellow"}) >= 3
+    games = [game_crops(("game", seed)) for seed in range(9_200_000, 9_200_004)]
+    assert all(len(c["x"]) and all(k >= 0 for k in c["colour"]) for c in games)  # every die labelled
+    assert all(np.isnan(c["size"]).all() for c in games)  # the game's renderer does not tell silhouettes
+    royale = [game_crops(("royale", seed)) for seed in range(9_300_000, 9_300_008)]
+    greys = sum(crops["colour"].count(PALETTE_NAMES.index("grey")) for crops in royale)
+    assert greys > 0  # the main game's tiles lay grey dice on the casinos
+
+
+def test_game_stills_keep_the_neutral_dice_white_and_off_a_white_players_table():
+    from models.dice_detector.make_dataset import game_still
+
+    for seed in range(9_400_000, 9_400_012):
+        game, index = game_still(seed, ["white", "red", "blue", "green", "black", "yellow"])
+        assert "neutral" not in game.ruleset.variants or "white" not in [c.value for c in game.players]
+        assert len(game.truth(index))
+
+
 def test_evaluate_real_tallies_the_issues_figure_the_face_labels_and_the_colour_trays(tmp_path):
     import cv2
 

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from models.dice_detector.evaluate import Tally, match, score_image, yolo_labels
+from vision.colours import PALETTE_NAMES
 from vision.detect import MODELS, DiceDetector, table_reader
 from vision.detections import Detections
 from vision.synth.scene import render_scene
@@ -112,9 +113,46 @@ def test_detect_cli_contract(tmp_path):
     for line in (lines[0], lines[3]):
         assert {"width", "height", "ms", "dice"} <= set(line)
         for die in line["dice"]:
-            assert set(die) == {"box", "pips", "colour", "biggy", "confidence"}
+            assert set(die) == {"box", "pips", "colour", "biggy", "confidence", "colour_scores"}
             assert 1 <= die["pips"] <= 6 and len(die["box"]) == 4
+            assert list(die["colour_scores"]) == list(PALETTE_NAMES)  # every colour without --colours
+            assert max(die["colour_scores"], key=die["colour_scores"].get) == die["colour"]
     assert len(list((tmp_path / "annotated").glob("*.jpg"))) == 2
+
+
+def test_detect_cli_reads_each_die_as_one_of_the_colours_in_play(tmp_path):
+    """``--colours``: every die's colour is one of the names given, its scores are over them and sum to 1.
+
+    A still frame of a rendered game (red, blue, black and white players), read among their colours and
+    violet, has each die found read in its true colour (the colour head restricted to the game's colours,
+    as the referee reads them).
+    """
+    from vision.synth.game import RenderedGame
+
+    game = RenderedGame(7, ("red", "blue", "black", "white"), rounds=1)
+    still = game.spans[len(game.spans) * 2 // 3]
+    index = still.first + still.hand
+    cv2.imwrite(str(tmp_path / "table.png"), game.frame(index))
+    truth = game.truth(index)
+    names = ["red", "blue", "black", "white", "violet"]
+    out = subprocess.run([sys.executable, "-m", "dice_referee", "detect", "--json", "--colours", ",".join(names),
+                          str(tmp_path / "table.png")], capture_output=True, text=True)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    dice = json.loads(out.stdout)["dice"]
+    for die in dice:
+        assert list(die["colour_scores"]) == names and die["colour"] in names
+        assert abs(sum(die["colour_scores"].values()) - 1) < 1e-3
+    pairs = match(truth.xyxy, _as_detections(dice))
+    assert len(truth) >= 8 and len(pairs) >= len(truth) * 0.9
+    assert [dice[j]["colour"] for _, j in pairs] == [truth.data["colour"][i] for i, _ in pairs]
+
+    bad = subprocess.run([sys.executable, "-m", "dice_referee", "detect", "--colours", "red,mauve",
+                          str(tmp_path / "table.png")], capture_output=True, text=True)  # fmt: skip
+    assert bad.returncode == 2 and "mauve is not a dice colour" in bad.stderr and not bad.stdout
+
+
+def _as_detections(dice: list[dict]) -> Detections:
+    return Detections(np.array([d["box"] for d in dice], np.float32).reshape(-1, 4), np.ones(len(dice), np.float32))
 
 
 def test_the_built_in_game_is_refereed_exactly_with_the_model():

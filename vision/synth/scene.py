@@ -291,7 +291,7 @@ _SIZES = ((640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 
 
 
 def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int] | None = None,
-                 effects: bool = True) -> Scene:  # fmt: skip
+                 effects: bool = True, any_palette: bool = False) -> Scene:  # fmt: skip
     """Renders one table photo.
 
     Args:
@@ -299,6 +299,9 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         state: the game state to draw; a random moment of a random legal game when None.
         size: (width, height) of the frame; random between 640x480 and 1920x1080 when None.
         effects: hands, light changes, blur, noise and JPEG artefacts (off for geometry tests).
+        any_palette: the players' dice in colours drawn from the whole palette (each player another one,
+            grey, violet, orange, pink, brown and cyan as often as the base box's), not the state's; drawn
+            apart from the rest, so the scene is otherwise the same.
     """
     rng = np.random.default_rng(seed)
     state = state if state is not None else random_state(rng)
@@ -310,8 +313,11 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
     any_colour = rng.random() < 0.25
     looks = {}
     arbitrary = set()
+    drawn = iter(np.random.default_rng([seed, 13]).permutation(list(PALETTE))) if any_palette else None
     for colour in [*state.players, *([state.neutral] if state.neutral else [])]:
         name = colour.value if colour.value in PALETTE else "grey"
+        if drawn is not None and colour is not state.neutral:
+            name = str(next(drawn))
         if any_colour and colour is not state.neutral:
             arbitrary.add(colour)
         looks[colour] = _look(name, rng, colour in arbitrary)

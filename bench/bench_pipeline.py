@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from models.observation import TABLES
-from referee import DicePlaced, DiceRolled, GameState, Passed, RoundScored, new_game
+from referee import DicePlaced, DiceRolled, GameState, Passed, ResourcesCounted, RoundScored, new_game
 from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
-from referee.lasvegas.state import preview
+from referee.lasvegas.state import Phase, preview
 from referee.royale.events import BlackDiceRolled
 from vision.capture import Frame
 from vision.pipeline import TablePipeline, camera_referee
@@ -51,16 +51,18 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
                confidence: float | None = None, rules: str = "las-vegas", save: Path | None = None,
                replay: Path | None = None, confirm_passes: bool = False, learn_colours: bool = False,
-               ) -> dict[str, object]:  # fmt: skip
+               count_chips: bool = False) -> dict[str, object]:  # fmt: skip
     """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those;
     ``confirm_passes``: the page's questions whether a player passed are answered (:class:`PageAnswers`);
-    ``learn_colours``: each player's dice colour is learned first (:func:`show_me_your_dice`)."""
+    ``learn_colours``: each player's dice colour is learned first (:func:`show_me_your_dice`);
+    ``count_chips``: the players count their chips at each round's start and enter them where the page
+    shows other counts (:class:`PageAnswers`)."""
     game = RenderedGame(seed=seed, players=colours, rules=rules, rounds=rounds)
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
     seconds = [0.0]
-    page = PageAnswers(game, passes=confirm_passes)
+    page = PageAnswers(game, passes=confirm_passes, chips=count_chips)
     if replay is not None:
         steps = replayed(observer, load_readings(replay)["steps"], page)
     else:
@@ -120,6 +122,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "casino_counts_right": f"{casinos_right}/{casinos}",
         "alerts_and_uncertain": complaints,
         "passes_confirmed": page.confirmed,
+        "chips_counted": page.counted,
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
     }
@@ -152,23 +155,34 @@ class PageAnswers:
     an answer its rules allow (the first choice, or the black dice showing 3 and 4): the round is wrong
     anyway, the game goes on. With ``passes``, also the question whether a player passed (Royale: a pass is
     confirmed on the page), answered as it happened where the referee's history is the game's up to it.
+    With ``chips``, the players count their chips as each round starts (the referee has the round's deal and
+    nobody has rolled yet) and enter the counts where the page shows others (Royale: chips are entered on
+    the page); a pass missed in one round then costs that round, not every round after it.
     """
 
-    def __init__(self, game: RenderedGame, passes: bool = False) -> None:
+    def __init__(self, game: RenderedGame, passes: bool = False, chips: bool = False) -> None:
         self.truth = canonical_history(game.moments[-1].state.history)
         self.passes = passes
         self.confirmed = 0
         """Pass questions answered."""
+        self.chips: dict[int, tuple[int, ...]] = {}
+        """The chips each player truly holds as each round starts (when the players count them)."""
+        for moment in game.moments if chips else ():
+            if moment.what == "rolled":  # a roll changes no chips: the round's first shows them at its start
+                self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
+        self.counted = 0
+        """Counts of chips entered (where the page showed other counts)."""
 
     def __call__(self, observer: Any, said: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
         """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts."""
-        verdicts: list[Any] = []
+        verdicts: list[Any] = self._count(observer)
         if self.passes and any(v.kind == "uncertain" and any(isinstance(o, Passed) for o in v.options) for v in said):
             verdicts += self._confirm(observer)
         while observer.game.waits_for(observer.state):
             state = observer.state
-            done = len(state.history)
-            if done < len(self.truth) and canonical_history(state.history) == self.truth[:done]:
+            history = moves(state.history)
+            done = len(history)
+            if done < len(self.truth) and history == self.truth[:done]:
                 event = self.truth[done]
             elif BlackDiceRolled in state.pending.accepts:
                 event = BlackDiceRolled((3, 4))
@@ -176,6 +190,15 @@ class PageAnswers:
                 event = state.pending.handler.choices(state)[0]
             verdicts += observer.answer(event)
         return verdicts
+
+    def _count(self, observer: Any) -> list[Any]:
+        """The chips counted at a round's start, entered where the referee holds other counts."""
+        state = observer.state
+        truth = self.chips.pop(state.round, None) if state.phase is Phase.ROLL and state.pending is None else None
+        if truth is None or state.resource("chips") == truth:
+            return []
+        self.counted += 1
+        return [observer.apply(ResourcesCounted("chips", truth))]
 
     def _confirm(self, observer: Any) -> list[Any]:
         """The answer to a pass question: what the player did after the roll the question is about (his
@@ -199,6 +222,11 @@ class PageAnswers:
                 self.confirmed += 1
                 return answered
         return []
+
+
+def moves(history: Any) -> list[Any]:
+    """A history as the game's truth holds it: rolls' faces sorted, the counts the table entered left out."""
+    return [event for event in canonical_history(history) if not isinstance(event, ResourcesCounted)]
 
 
 def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float], page: PageAnswers) -> Iterator[Step]:
@@ -268,6 +296,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
         "casino_counts_right": f"{casinos[0]}/{casinos[1]}",
         "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
         "passes_confirmed": sum(int(r["passes_confirmed"]) for r in results),  # type: ignore[call-overload]
+        "chips_counted": sum(int(r["chips_counted"]) for r in results),  # type: ignore[call-overload]
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
         "fps_median": round(statistics.median(fps), 1) if fps else None,
@@ -294,6 +323,12 @@ def main() -> None:
     parser.add_argument("--replay", type=Path, metavar="DIR", help="referee the readings kept there (no frames read)")
     parser.add_argument("--confirm-passes", action="store_true", help="the players answer the page's questions "
                         "whether someone passed, as it happened (Royale: a pass is confirmed on the page)")  # fmt: skip
+    parser.add_argument(
+        "--count-chips",
+        action="store_true",
+        help="the players count their chips as each round "
+        "starts and enter them where the page shows others (Royale: chips entered on the page)",
+    )
     args = parser.parse_args()
     if args.config:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config
@@ -306,7 +341,7 @@ def main() -> None:
     for name, rules, colours, offset in configs:
         results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
                               args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl",
-                              args.confirm_passes, args.learn_colours)
+                              args.confirm_passes, args.learn_colours, args.count_chips)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

@@ -41,6 +41,7 @@ from referee.lasvegas.events import (
     Event,
     NeutralDiceRolled,
     Passed,
+    ResourcesCounted,
     RoundScored,
 )
 from referee.lasvegas.hooks import Hooks
@@ -114,6 +115,7 @@ __all__ = [
     "Phase",
     "Problem",
     "RefereeError",
+    "ResourcesCounted",
     "RoundPayout",
     "RoundScored",
     "RuleSet",

@@ -10,7 +10,16 @@ from dataclasses import dataclass
 
 from referee.types import Colour
 
-__all__ = ["BanknotesDealt", "DicePlaced", "DiceRolled", "Event", "NeutralDiceRolled", "Passed", "RoundScored"]
+__all__ = [
+    "BanknotesDealt",
+    "DicePlaced",
+    "DiceRolled",
+    "Event",
+    "NeutralDiceRolled",
+    "Passed",
+    "ResourcesCounted",
+    "RoundScored",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,5 +102,20 @@ class RoundScored:
     """The round's settlement was carried out: notes paid, leftovers under the pile, dice returned."""
 
 
-Event = BanknotesDealt | NeutralDiceRolled | DiceRolled | DicePlaced | Passed | RoundScored
+@dataclass(frozen=True, slots=True)
+class ResourcesCounted:
+    """The table counted each player's resource (Royale's chips) and entered the counts: they now hold these.
+
+    A correction, not a move: where the referee's count went wrong (a pass it did not see, one it booked
+    that did not happen) the players count what lies in front of them. Legal at any moment of a game
+    whose rule set has the resource (Las Vegas has none: the engine refuses it).
+    """
+
+    resource: str
+    """Which resource, e.g. ``"chips"``."""
+    counts: tuple[int, ...]
+    """How many each player holds, in seat order."""
+
+
+Event = BanknotesDealt | NeutralDiceRolled | DiceRolled | DicePlaced | Passed | RoundScored | ResourcesCounted
 """Any event the engine accepts."""

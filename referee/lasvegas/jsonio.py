@@ -50,6 +50,7 @@ from referee.lasvegas.events import (
     Event,
     NeutralDiceRolled,
     Passed,
+    ResourcesCounted,
     RoundScored,
 )
 from referee.lasvegas.rules import RuleSet
@@ -96,6 +97,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
         return {"event": "passed", "player": event.player.value}
     if isinstance(event, RoundScored):
         return {"event": "scored"}
+    if isinstance(event, ResourcesCounted):
+        return {"event": "counted", "resource": event.resource, "counts": list(event.counts)}
     raise NotationError(f"not an event: {event!r}")
 
 
@@ -139,7 +142,13 @@ def event_from_json(obj: Any) -> Event:
         return Passed(Colour.from_str(obj.get("player")))
     if kind == "scored":
         return RoundScored()
-    raise NotationError(f"unknown event {kind!r}; events: dealt, neutral-rolled, rolled, placed, passed, scored")
+    if kind == "counted":
+        resource = obj.get("resource")
+        if not isinstance(resource, str) or not resource:
+            raise NotationError(f"'resource' must name what was counted (e.g. \"chips\"), got {resource!r}")
+        return ResourcesCounted(resource, _ints(obj, "counts"))
+    raise NotationError(f"unknown event {kind!r}; events: dealt, neutral-rolled, rolled, placed, passed, scored, "
+                        "counted")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

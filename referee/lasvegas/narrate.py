@@ -9,6 +9,7 @@ from referee.lasvegas.events import (
     Event,
     NeutralDiceRolled,
     Passed,
+    ResourcesCounted,
     RoundScored,
 )
 from referee.lasvegas.scoring import RoundPayout
@@ -65,6 +66,9 @@ def describe(event: Event, before: GameState) -> str:
         return f"{event.player} pays {_cost(before)} to pass and takes his dice back{_left(event, before)}"
     if isinstance(event, RoundScored):
         return f"round {before.round} settled"
+    if isinstance(event, ResourcesCounted):
+        counts = ", ".join(f"{player} {count}" for player, count in zip(before.players, event.counts, strict=True))
+        return f"the table counts the {event.resource}: {counts}"
     raise TypeError(f"not an event: {event!r}")
 
 

@@ -31,6 +31,7 @@ from referee.lasvegas.events import (
     Event,
     NeutralDiceRolled,
     Passed,
+    ResourcesCounted,
     RoundScored,
 )
 from referee.lasvegas.hooks import LaidTile, Pending
@@ -670,6 +671,22 @@ def _less(notes: tuple[int, ...], taken: list[int]) -> tuple[int, ...]:
     return tuple(sorted(left.elements(), reverse=True))
 
 
+def _counted(state: GameState, event: ResourcesCounted) -> GameState:
+    """The players' counts of a resource replace the referee's (a correction: at any moment of the game)."""
+    names = [name for name, _ in state.ruleset.hooks.resources]
+    if event.resource not in names:
+        raise IllegalEventError(f"{state.ruleset.name} has no {event.resource}; "
+                                f"what players hold: {', '.join(names) or 'nothing'}")  # fmt: skip
+    if len(event.counts) != len(state.players):
+        raise IllegalEventError(f"{len(event.counts)} counts of {event.resource} for {len(state.players)} players")
+    if event.resource not in state.ruleset.hooks.signed_resources and min(event.counts) < 0:
+        raise IllegalEventError(f"a player cannot hold fewer than 0 {event.resource}: {list(event.counts)}")
+    index = names.index(event.resource)
+    pairs = zip(state.resources, event.counts, strict=True)
+    resources = tuple((*held[:index], count, *held[index + 1 :]) for held, count in pairs)
+    return _evolve(state, resources=resources, log=(state.log, event))
+
+
 _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     BanknotesDealt: _deal,
     NeutralDiceRolled: _neutral_preroll,
@@ -677,11 +694,12 @@ _HANDLERS: dict[type, Callable[[GameState, Any], GameState]] = {
     DicePlaced: _place,
     Passed: _pass,
     RoundScored: _score,
+    ResourcesCounted: _counted,
 }
 
 
 _KINDS = {BanknotesDealt: "deal", NeutralDiceRolled: "neutral pre-roll", DiceRolled: "roll", DicePlaced: "placement",
-          Passed: "pass", RoundScored: "settlement"}  # fmt: skip
+          Passed: "pass", RoundScored: "settlement", ResourcesCounted: "count"}  # fmt: skip
 
 
 def apply(state: GameState, event: Event) -> GameState:
@@ -702,7 +720,7 @@ def apply(state: GameState, event: Event) -> GameState:
         IllegalEventError: anything else that does not fit (the base class of all of the above).
     """
     pending = state.pending
-    if pending is not None:
+    if pending is not None and not isinstance(event, ResourcesCounted):  # a count corrects at any moment
         return _step(state, pending, event)
     handler = _HANDLERS.get(type(event))
     if handler is None:

@@ -14,7 +14,7 @@ import pytest
 
 from referee import Colour, DieReading, IllegalEventError, NotationError, TableSnapshot, UnknownRuleSetError
 from referee.game import CHANCE, find_game, find_ruleset, game_of
-from referee.lasvegas.events import BanknotesDealt, NeutralDiceRolled, Passed
+from referee.lasvegas.events import BanknotesDealt, NeutralDiceRolled, Passed, ResourcesCounted
 from referee.lasvegas.jsonio import event_from_json, event_to_json, settle_json
 from referee.lasvegas.narrate import describe
 from referee.lasvegas.notation import from_notation, to_notation
@@ -92,6 +92,37 @@ def test_a_pass_costs_a_chip_keeps_the_dice_and_passes_the_turn():
     assert (after.held_dice, after.held_biggies) == (state.held_dice, state.held_biggies)
     assert after.to_act is Colour.BLUE and after.phase is Phase.ROLL
     assert describe(Passed(Colour.RED), state) == "red pays 1 chip to pass and takes his dice back (1 chip left)"
+
+
+def test_the_chips_counted_at_the_table_replace_the_referees_count():
+    """Issue 21: chips are entered on the page. A count is a correction at any moment (even while a tile's
+    step waits), kept in the record, narrated, and refused where it cannot be a count."""
+    state = GAME.new_game(ROYALE, PLAYERS[:3])
+    state = apply(state, BanknotesDealt(((30_000, 30_000), (40_000, 30_000), (40_000, 40_000), (70_000, 30_000),
+                                         (70_000, 60_000), (80_000, 50_000))))  # fmt: skip
+    state = apply(state, GAME.event_from_json({"event": "rolled", "player": "red", "dice": [1, 1, 2, 3, 4, 5, 6],
+                                               "biggies": [6]}))  # fmt: skip
+    counted = ResourcesCounted("chips", (1, 3, 0))
+    after = apply(state, counted)
+    assert after.resource("chips") == (1, 3, 0)
+    assert (after.phase, after.to_act, after.roll) == (state.phase, state.to_act, state.roll)  # play goes on
+    assert describe(counted, state) == "the table counts the chips: red 1, blue 3, green 0"
+    assert event_from_json(event_to_json(counted)) == counted
+    assert event_to_json(counted) == {"event": "counted", "resource": "chips", "counts": [1, 3, 0]}
+    assert read_record(list(record_lines(after))).resource("chips") == (1, 3, 0)
+    with pytest.raises(IllegalEventError, match="fewer than 0 chips"):
+        apply(state, ResourcesCounted("chips", (1, -1, 0)))
+    with pytest.raises(IllegalEventError, match="2 counts of chips for 3 players"):
+        apply(state, ResourcesCounted("chips", (1, 1)))
+    with pytest.raises(IllegalEventError, match="has no coins"):
+        apply(state, ResourcesCounted("coins", (1, 1, 1)))
+    lv = find_game("las-vegas")
+    with pytest.raises(IllegalEventError, match="las-vegas has no chips"):
+        apply(lv.new_game(find_ruleset("las-vegas"), ["red", "blue"]), ResourcesCounted("chips", (1, 1)))
+    waiting = GAME.new_game(MAIN, PLAYERS[:3])  # the tiles of round 1 to lay first
+    assert apply(waiting, ResourcesCounted("chips", (0, 0, 5))).pending == waiting.pending
+    with pytest.raises(NotationError, match="'counts' must be a list"):
+        event_from_json({"event": "counted", "resource": "chips", "counts": "two"})
 
 
 def test_las_vegas_has_no_pass():

@@ -423,6 +423,33 @@ def test_a_pass_the_camera_missed_is_recorded_from_the_page_and_costs_a_chip(tmp
     assert after[player] == chips[player] - 1 and response.get_json()["state"]["phase"] == "roll"
 
 
+def test_the_chips_counted_at_the_table_are_entered_on_the_page_and_kept(tmp_path):
+    """Chips are entered on the page (issue 21): the live page has a field per player; the count replaces
+    the referee's (a pass it missed), is recorded with who entered it, and a count that is no count is refused."""
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    game = new_game(client, players=("red", "blue", "green"), seed=11, game="las-vegas-royale")
+    page = client.get("/").data
+    assert b'id="chips-form"' in page and b'name="blue"' in page
+    run(app, 120)
+    response = post(client, "/api/event", {"event": "counted", "resource": "chips", "counts": [2, 1, 0], "who": "Cy"})
+    assert response.status_code == 200, response.get_json()
+    assert [p["chips"] for p in response.get_json()["state"]["players"]] == [2, 1, 0]
+    records = client.get(f"/api/games/{game['id']}/records").get_json()
+    assert records[-1]["who"] == "Cy" and records[-1]["body"] == {"event": "counted", "resource": "chips",
+                                                                  "counts": [2, 1, 0]}  # fmt: skip
+    for bad in ({"counts": [2, 1]}, {"counts": [2, -1, 0]}, {"resource": "notes", "counts": [1, 1, 1]}):
+        body = {"event": "counted", "resource": "chips", "counts": [2, 1, 0], **bad}
+        refused = post(client, "/api/event", body)
+        assert refused.status_code == 409 and refused.get_json()["error"], bad
+    assert post(client, "/api/event", {"event": "counted", "resource": "chips", "counts": "two"}).status_code == 400
+    assert [p["chips"] for p in client.get("/api/state").get_json()["players"]] == [2, 1, 0]
+    app2 = make_app(tmp_path / "lv")
+    lv = client_with_csrf(app2)
+    new_game(lv, players=("red", "blue"), seed=1)
+    assert b'id="chips-form"' not in lv.get("/").data  # Las Vegas has no chips
+
+
 def test_a_two_player_royale_game_with_white_gives_the_imaginary_player_another_colour(tmp_path):
     app = make_app(tmp_path)
     client = client_with_csrf(app)

@@ -97,6 +97,10 @@ function royaleView(state, names) {
     const dollars = state.dollars && state.dollars[p.colour] ? ", " + money(state.dollars[p.colour]) + " off the cards" : "";
     rows[i].insertCell().textContent = p.chips + (p.chips === 1 ? " chip" : " chips") + dollars + starts;
   });
+  const counted = document.getElementById("chips-form");
+  if (counted && !counted.contains(document.activeElement)) {  // never under the fingers of whoever types
+    state.players.forEach(p => { const input = counted.elements[p.colour]; if (input) input.value = p.chips; });
+  }
   const tiles = document.getElementById("tiles");
   tiles.replaceChildren();
   if (state.tiles && state.tiles.length) {
@@ -222,6 +226,14 @@ async function post(url, body) {
   document.getElementById("correction-result").textContent = response.ok ? "done" : data.error;
   if (response.ok && data.state) render(data.state);
 }
+// Chips are counted at the table and entered here where the referee's count differs (a pass it missed).
+const chipsForm = document.getElementById("chips-form");
+if (chipsForm) chipsForm.addEventListener("submit", e => {
+  e.preventDefault();
+  const counts = Array.from(chipsForm.querySelectorAll("input")).map(input => Number(input.value));
+  post("/api/event", {event: "counted", resource: "chips", counts: counts,
+    who: document.querySelector("#undo-form input").value});
+});
 document.getElementById("undo-form").addEventListener("submit", e => {
   e.preventDefault();
   post("/api/undo", {who: e.target.who.value});

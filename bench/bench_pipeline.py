@@ -33,12 +33,21 @@ from pathlib import Path
 from typing import Any
 
 from models.observation import TABLES
-from referee import DicePlaced, DiceRolled, GameState, Passed, ResourcesCounted, RoundScored, new_game
+from referee import (
+    DicePlaced,
+    DiceRolled,
+    GameState,
+    IllegalEventError,
+    Passed,
+    ResourcesCounted,
+    RoundScored,
+    new_game,
+)
 from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
 from referee.lasvegas.state import Phase, preview
-from referee.royale.events import BlackDiceRolled
+from referee.royale.events import BlackDiceRolled, TileChoice
 from vision.capture import Frame
 from vision.pipeline import TablePipeline, camera_referee
 from vision.synth.game import RenderedGame
@@ -151,10 +160,12 @@ def show_me_your_dice(game: RenderedGame, reader: Any, pipeline: TablePipeline) 
 class PageAnswers:
     """What the players of a rendered game enter on the page when the referee asks.
 
-    Royale's tiles: the game's own answer while the referee's history is the game's; once it has gone wrong,
-    an answer its rules allow (the first choice, or the black dice showing 3 and 4): the round is wrong
-    anyway, the game goes on. With ``passes``, also the question whether a player passed (Royale: a pass is
-    confirmed on the page), answered as it happened where the referee's history is the game's up to it.
+    Royale's tiles: the game's own answer while the referee's history is the game's; once it has parted,
+    the game's answer to the same question (its k-th roll of the black dice, a player's k-th decision), and
+    where the referee's rules refuse that, an answer they allow (the first choice, or the black dice showing
+    3 and 4): the round is wrong anyway, the game goes on. With ``passes``, also the question whether a player
+    passed (Royale: a pass is confirmed on the page), answered as it happened where the referee's history is
+    the game's up to it.
     With ``chips``, the players count their chips as each round starts (the referee has the round's deal and
     nobody has rolled yet) and enter the counts where the page shows others (Royale: chips are entered on
     the page); a pass missed in one round then costs that round, not every round after it.
@@ -184,12 +195,32 @@ class PageAnswers:
             done = len(history)
             if done < len(self.truth) and history == self.truth[:done]:
                 event = self.truth[done]
-            elif BlackDiceRolled in state.pending.accepts:
-                event = BlackDiceRolled((3, 4))
-            else:
-                event = state.pending.handler.choices(state)[0]
-            verdicts += observer.answer(event)
+            else:  # the table answers what happened at the table: the game's answer to the same question
+                event = self._same_question(history, state)
+            try:
+                verdicts += observer.answer(event)
+            except IllegalEventError:  # the referee's history allows no such answer: one its rules allow
+                fallback = (BlackDiceRolled((3, 4)) if BlackDiceRolled in state.pending.accepts
+                            else state.pending.handler.choices(state)[0])  # fmt: skip
+                verdicts += observer.answer(fallback)
         return verdicts
+
+    def _same_question(self, history: list[Any], state: Any) -> Any:
+        """The game's answer to the question the referee asks now, found by kind and count where the
+        referee's history has parted from the game's: the k-th roll of the black dice is answered with the
+        game's k-th, a player's k-th decision with his k-th (a missed pass does not change what the table
+        rolled or decided)."""
+
+        def kind(event: Any) -> tuple[type, Any]:
+            return type(event), getattr(event, "player", None)
+
+        chance = BlackDiceRolled in state.pending.accepts
+        wanted = (BlackDiceRolled, None) if chance else (TileChoice, state.pending.actor)
+        asked = sum(1 for event in history if kind(event) == wanted)
+        answers = [event for event in self.truth if kind(event) == wanted]
+        if asked < len(answers):
+            return answers[asked]
+        return BlackDiceRolled((3, 4)) if wanted[0] is BlackDiceRolled else state.pending.handler.choices(state)[0]
 
     def _count(self, observer: Any) -> list[Any]:
         """The chips counted at a round's start, entered where the referee holds other counts."""

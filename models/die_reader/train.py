@@ -149,7 +149,7 @@ def _recipe(args: dict[str, object]) -> dict[str, object]:
     without the size head; before ``--channels``, the network had :data:`~models.die_reader.net.CHANNELS`.
     """
     before = {"size": FIRST_SIZE, "init": None, "size_head": False, "name": None, "channels": CHANNELS,
-              "teachers": None, "temperature": 2.0}  # fmt: skip
+              "teachers": None, "temperature": 2.0, "fresh_colour_head": False}  # fmt: skip
     return before | {k: v for k, v in args.items() if k not in ("out", "save_checkpoint")}
 
 
@@ -189,6 +189,10 @@ def main() -> None:
                         help="distil from these readers' checkpoints: also learn the pips and colours they agree "
                              "on in four turns (tried after v7: see the model card)")  # fmt: skip
     parser.add_argument("--temperature", type=float, default=2.0, help="softening of the teachers' readings")
+    parser.add_argument("--fresh-colour-head", action="store_true",
+                        help="with --init: learn the colour head afresh (v8: a reader that never saw grey, violet, "
+                             "orange, pink, brown or cyan dice had pushed those colours far down, and fine-tuning "
+                             "left them unread for epochs)")  # fmt: skip
     parser.add_argument("--name", help="the run's name (runs/die_reader/NAME, checkpoint/NAME.pt); by default "
                                        "made from the version, --size and --init")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
@@ -233,7 +237,10 @@ def main() -> None:
         missing, unexpected = model.load_state_dict(torch.load(args.init, weights_only=False)["model"], strict=False)
         if unexpected or any(not key.startswith("size.") for key in missing):
             raise SystemExit(f"{args.init} does not fit this network: missing {missing}, unexpected {unexpected}")
-        print(f"starting from the weights of {args.init}", flush=True)
+        if args.fresh_colour_head:
+            model.colour.reset_parameters()
+        print(f"starting from the weights of {args.init}" + (", a fresh colour head" * args.fresh_colour_head),
+              flush=True)  # fmt: skip
     x_all = to_tensor(train["x"])
     pips_all = torch.from_numpy(train["pips"].astype(np.int64))
     colour_all = torch.from_numpy(train["colour"].astype(np.int64))

@@ -166,9 +166,10 @@ class PageAnswers:
     3 and 4): the round is wrong anyway, the game goes on. With ``passes``, also the question whether a player
     passed (Royale: a pass is confirmed on the page), answered as it happened where the referee's history is
     the game's up to it.
-    With ``chips``, the players count their chips as each round starts (the referee has the round's deal and
-    nobody has rolled yet) and enter the counts where the page shows others (Royale: chips are entered on
-    the page); a pass missed in one round then costs that round, not every round after it.
+    With ``chips``, the players count their chips as each round starts (the
+    referee has the round's deal and nobody has rolled yet) and enter the counts where the page shows others
+    (Royale: chips are entered on the page); a pass missed in one round then costs that round, not every
+    round after it.
     """
 
     def __init__(self, game: RenderedGame, passes: bool = False, chips: bool = False) -> None:
@@ -232,20 +233,14 @@ class PageAnswers:
         return [observer.apply(ResourcesCounted("chips", truth))]
 
     def _confirm(self, observer: Any) -> list[Any]:
-        """The answer to a pass question: what the player did after the roll the question is about (his
-        roll as many rolls into the game in the referee's history as in the game's)."""
+        """The answer to a pass question: the option that is what happened at the table (see
+        :meth:`_happened`), where one is."""
         asked = observer.asked
         if asked is None:
             return []
         branch, options = asked
-        player = next(o.player for o in options if isinstance(o, Passed))
-        rolls = sum(1 for e in branch.history if isinstance(e, DiceRolled) and e.player is player)
-        his = [i for i, e in enumerate(self.truth) if isinstance(e, DiceRolled) and e.player is player]
-        if not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
-            return []
-        did = self.truth[his[rolls - 1] + 1]
         for option in options:
-            if option is not None and canonical_history((option,)) == [did]:
+            if option is not None and canonical_history((option,)) == [self._happened(branch, option)]:
                 try:
                     answered: list[Any] = observer.choose(option)
                 except ValueError:
@@ -253,6 +248,19 @@ class PageAnswers:
                 self.confirmed += 1
                 return answered
         return []
+
+    def _happened(self, branch: Any, option: Any) -> Any:
+        """What the game did where ``option`` stands in the referee's history, found by the player's rolls
+        (a camera may have lost other moves): for a roll, the player's roll as many rolls into the game;
+        for a pass or a placement, what he did after the roll before it. None where the game has no such."""
+        player = getattr(option, "player", None)
+        rolls = sum(1 for e in branch.history if isinstance(e, DiceRolled) and e.player is player)
+        his = [i for i, e in enumerate(self.truth) if isinstance(e, DiceRolled) and e.player is player]
+        if isinstance(option, DiceRolled):
+            return self.truth[his[rolls]] if rolls < len(his) else None
+        if player is None or not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
+            return None
+        return self.truth[his[rolls - 1] + 1]
 
 
 def moves(history: Any) -> list[Any]:

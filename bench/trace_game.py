@@ -50,13 +50,16 @@ def main() -> None:
                         help="also print every settled reading from this frame on")  # fmt: skip
     parser.add_argument("--save", type=Path, default=None, help="save the settled readings to replay them")
     parser.add_argument("--replay", type=Path, default=None, help="referee readings saved with --save")
+    parser.add_argument("--confirm-passes", action="store_true", help="the players answer whether someone passed")
+    parser.add_argument("--count-chips", action="store_true", help="the players enter their chips as rounds start")
     args = parser.parse_args()
     if args.replay is not None:
         saved = load_readings(args.replay)
         game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
         initial = new_game(game.ruleset, game.players)
         observer = camera_referee(initial, deal=seeded_deal(initial, saved["seed"]))
-        steps = replayed(observer, saved["steps"], PageAnswers(game))
+        page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips)
+        steps = replayed(observer, saved["steps"], page)
         saved_rounds = saved["rounds"]
     else:
         if args.seed is None:
@@ -96,7 +99,8 @@ def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
     detector = game.truth_reader() if args.reader == "truth" else table_reader(args.models, **options)
-    return watched(game, TablePipeline(detector, observer), [0.0], PageAnswers(game))
+    page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips)
+    return watched(game, TablePipeline(detector, observer), [0.0], page)
 
 
 def _die(d) -> str:

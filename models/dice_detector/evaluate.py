@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.colours import ColourBook
 from vision.detect import TABLE_CONFIDENCE, DiceDetector
 from vision.detections import Detections
 
@@ -56,6 +57,7 @@ class Tally:
     read_right: int = 0
     extra: int = 0
     colour_right: int = 0
+    colour_in_play_right: int = 0
     colour_total: int = 0
     biggy_right: int = 0
     errors: list[str] = field(default_factory=list)
@@ -68,6 +70,7 @@ class Tally:
             "dice_read_right_pct": pct(self.read_right, self.dice), "dice_found_pct": pct(self.found, self.dice),
             "photos_perfect_pct": pct(self.perfect, self.images), "extra_detections": self.extra,
             "colour_right_pct": pct(self.colour_right, self.colour_total),
+            "colour_in_play_right_pct": pct(self.colour_in_play_right, self.colour_total),
             "biggy_right_pct": pct(self.biggy_right, self.found) if self.colour_total else None,
         }  # fmt: skip
 
@@ -152,8 +155,16 @@ def score_image(
     tally: Tally, truth_boxes: np.ndarray, truth_pips: list[int], detections: Detections,
     truth_colours: list[str | None] | None = None, truth_biggy: list[bool] | None = None, faces: bool = False,
 ) -> None:  # fmt: skip
-    """Adds one image to the tally (with ``faces``, labels of a die's top face count too: ``match``)."""
+    """Adds one image to the tally (with ``faces``, labels of a die's top face count too: ``match``).
+
+    Colour is counted twice: among every palette colour (what ``detect`` says without ``--colours``) and
+    among the colours in play, as the referee reads a table (the colour head restricted to the picture's own
+    palette colours, :meth:`vision.colours.ColourBook.scores`; the issue's target is this one).
+    """
     pairs = match(truth_boxes, detections, faces=faces)
+    in_play = sorted({c for c in truth_colours or () if c is not None})
+    head = detections.data.get("colour_scores")
+    restricted = ColourBook(in_play).decide(head) if in_play and head is not None and len(head) else None
     right = sum(int(detections.data["pips"][j]) == truth_pips[i] for i, j in pairs)
     tally.images += 1
     tally.dice += len(truth_pips)
@@ -165,6 +176,7 @@ def score_image(
         if truth_colours is not None and truth_colours[i] is not None:
             tally.colour_total += 1
             tally.colour_right += int(detections.data["colour"][j] == truth_colours[i])
+            tally.colour_in_play_right += int(restricted is not None and restricted[j] == truth_colours[i])
         if truth_biggy is not None:
             tally.biggy_right += int(bool(detections.data["biggy"][j]) == truth_biggy[i])
 

@@ -171,20 +171,30 @@ class TablePipeline:
             sizes[i] = np.sqrt(outline_mm if 0.45 * box_mm <= outline_mm <= box_mm else box_mm)
         return sizes
 
-    def _biggy(self, sizes: np.ndarray, owners: list[Colour]) -> np.ndarray:
+    def _biggy(self, sizes: np.ndarray, owners: list[Colour], zones: np.ndarray) -> np.ndarray:
         """Biggy or not per die size (table millimetres), against a normal die's size.
 
         Most dice are normal, so the sizes' lower quartile over the recent past is a normal die's size;
-        a Biggy's edge is about 1.5 times it. A player has only so many Biggys: the largest are kept.
+        a Biggy's edge is about 1.5 times it. A player has only so many Biggys: the largest are kept, those
+        in the play area (``zones`` >= 0: a casino or the rolling area) before anything boxed off it.
+
+        Traced: beside Royale's ring, something of a player's colour off every zone (a chip, a card's corner)
+        boxed as a die 31-43 mm wide took that player's one Biggy, so his Biggy in the arena, 29 mm against
+        19 mm dice, was read as a normal die roll after roll, and the referee re-read the round to find it a
+        place (seed 342, 3 players). What lies off the play area also does not set a normal die's size.
         """
         if not self.has_biggies or not len(sizes):
             return np.zeros(len(sizes), dtype=bool)
-        self._sizes.extend(float(s) for s in sizes)
+        inside = np.asarray(zones) >= 0
+        self._sizes.extend(float(s) for s in sizes[inside])
+        if not self._sizes:
+            return np.zeros(len(sizes), dtype=bool)
         reference = float(np.percentile(np.array(self._sizes), 25))
         big = sizes > 1.25 * reference
         limit = self.observer.state.ruleset.biggies_per_player
+        order = np.lexsort((-sizes, ~inside))  # the play area's first, each by size, largest first
         for owner in set(owners):
-            mine = [i for i in np.argsort(-sizes) if owners[i] is owner and big[i]]
+            mine = [i for i in order if owners[i] is owner and big[i]]
             big[mine[limit:]] = False
         return big
 
@@ -228,7 +238,7 @@ class TablePipeline:
             zones = calibration.zones_at(table)
             owners = self._owners(detections)
             sizes = self._sizes_mm(image, calibration, detections) if self.has_biggies else np.zeros(len(detections))
-            biggy = self._biggy(sizes, owners)
+            biggy = self._biggy(sizes, owners, zones)
         else:
             zones, table, biggy, sizes = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0)
             owners = []

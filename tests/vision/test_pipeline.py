@@ -8,7 +8,7 @@ trained model's own end-to-end check lives with the model tests.
 import numpy as np
 import pytest
 
-from referee import DiceRolled, Phase, new_game
+from referee import Colour, DiceRolled, Phase, new_game
 from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.hooks import extra_dice
 from referee.lasvegas.simulate import seeded_deal
@@ -186,6 +186,22 @@ def test_table_sizes_come_from_the_die_readers_size_when_it_gives_one():
     # The reader's 8 px (a die turned inside its box) is 16 mm; a reader that cannot tell leaves the box.
     told = Detections(boxes, np.ones(2), {"size": np.array([8.0, np.nan], np.float32)})
     assert pipeline._sizes_mm(blank, calibration, told) == pytest.approx([16.0, 20.0])
+
+
+def test_something_large_of_a_players_colour_off_the_play_area_never_takes_his_biggy():
+    """Traced (Royale, seed 342): beside the ring a chip or card corner of green's colour, boxed as a die 43 mm
+    wide off every zone, took green's one Biggy, and green's Biggy in the arena (29 mm among 19 mm dice) was
+    read as a normal die roll after roll. A Biggy in the play area comes first; what lies off it also does
+    not set a normal die's size."""
+    game = RenderedGame(seed=11, players=("red", "green"), rules="las-vegas-royale", size=(640, 360), rounds=1)
+    pipeline = TablePipeline(game.truth, camera_referee(new_game(game.ruleset, game.players)))
+    green, red = Colour.GREEN, Colour.RED
+    sizes = np.array([19.0, 29.3, 19.3, 18.8, 43.3, 31.2, 30.3, 20.0])
+    owners = [green, green, green, green, green, red, red, red]
+    zones = np.array([0, 0, 0, 0, -1, -1, 1, 1])
+    assert pipeline._biggy(sizes, owners, zones).tolist() == [False, True, False, False, False, False, True, False]
+    # Off the play area alone, a die of Biggy size is still told a Biggy (a die pushed off a casino).
+    assert pipeline._biggy(np.array([19.0, 30.0]), [red, red], np.array([0, -1])).tolist() == [False, True]
 
 
 def test_a_webcam_on_a_shelf_45_degrees_from_vertical():

@@ -234,29 +234,24 @@ class TablePipeline:
             table = calibration.to_table(detections.centres)
             keep = self._not_marks(calibration, table, detections.confidence)
             detections, table = detections[keep], table[keep]
-        reliability = detections.data.get("pips_confidence", np.ones(len(detections)))
-        confidence = detections.confidence * reliability
         if calibration is not None and len(detections):
             zones = calibration.zones_at(table)
             owners = self._owners(detections)
             sizes = self._sizes_mm(image, calibration, detections) if self.has_biggies else np.zeros(len(detections))
-            # One die seen twice is one sighting, and only the dice seen once compete for a player's Biggys.
-            distinct = np.zeros(len(detections), bool)
-            distinct[_apart(table, confidence, self.min_gap_mm, sizes if self.has_biggies else None)] = True
-            biggy = np.zeros(len(detections), bool)
-            biggy[distinct] = self._biggy(sizes[distinct], [o for o, d in zip(owners, distinct, strict=True) if d],
-                                          zones[distinct])  # fmt: skip
+            biggy = self._biggy(sizes, owners, zones)
         else:
             zones, table, biggy, sizes = np.zeros(0, np.int64), np.zeros((0, 2)), np.zeros(0, bool), np.zeros(0)
-            owners, distinct = [], np.zeros(0, bool)
+            owners = []
         report = Report(frame, calibration, moving, detections, zones, owners, biggy, state=self.observer.state)
         if calibration is None:
             return report
         pips = detections.data.get("pips", np.zeros(len(detections), int))
+        reliability = detections.data.get("pips_confidence", np.ones(len(detections)))
+        confidence = detections.confidence * reliability
         columns = zip(table[:, 0], table[:, 1], zones, owners, biggy, pips, confidence, sizes, strict=True)
         sightings = [Sighting(float(x), float(y), int(z), o, bool(b), int(v), float(c), float(m))
                      for x, y, z, o, b, v, c, m in columns]  # fmt: skip
-        sightings = [sighting for sighting, one in zip(sightings, distinct, strict=True) if one]
+        sightings = [sightings[i] for i in _apart(table, confidence, self.min_gap_mm)]
         report.snapshot = self.tracker.update(frame.index, frame.timestamp_s, sightings, motion=moving)
         return report
 
@@ -288,33 +283,17 @@ def referee_pipeline(reader: Reader, state: GameState, deal: Callable[[GameState
     return TablePipeline(reader, camera_referee(state, deal), calibration=calibration)
 
 
-SAME_DIE_SHARE = 0.8
-"""Two boxes whose centres lie closer than this share of their dice's mean size (table millimetres) are one."""
-
-
-def _apart(points: np.ndarray, scores: np.ndarray, gap: float, sizes: np.ndarray | None = None) -> list[int]:
+def _apart(points: np.ndarray, scores: np.ndarray, gap: float) -> list[int]:
     """Indices of the points kept, best score first, dropping any closer than ``gap`` to one kept.
 
     Two dice cannot lie closer than a die's width on the table plane: two boxes that close are one
-    die seen twice (a crowded casino), whatever their overlap in the picture. Where each box's size on the
-    table is known (``sizes``, millimetres: games with Biggys), two dice of sizes a and b lie at least
-    (a + b) / 2 apart, so boxes closer than :data:`SAME_DIE_SHARE` of that are one die too. Traced (Royale,
-    2 players, seed 341): a Biggy boxed twice, the second box (31.5 mm, reading 3) reaching over the die
-    beside it, 18.8 mm from the Biggy's own box and 15.8 mm from that die: the roll was read with a Biggy
-    showing 3 and one die too many, and the Biggy's placement was booked as a normal die's.
+    die seen twice (a crowded casino), whatever their overlap in the picture.
     """
     kept: list[int] = []
     for i in np.argsort(-np.asarray(scores), kind="stable"):
-        if all(np.hypot(*(points[i] - points[j])) >= _gap(gap, sizes, i, j) for j in kept):
+        if all(np.hypot(*(points[i] - points[j])) >= gap for j in kept):
             kept.append(int(i))
     return sorted(kept)
-
-
-def _gap(gap: float, sizes: np.ndarray | None, i: int, j: int) -> float:
-    """How far apart two boxes' centres must lie to be two dice (see :func:`_apart`)."""
-    if sizes is None or not (sizes[i] > 0 and sizes[j] > 0):
-        return gap
-    return max(gap, SAME_DIE_SHARE * (float(sizes[i]) + float(sizes[j])) / 2)
 
 
 def _area(polygon: np.ndarray) -> float:

@@ -130,3 +130,26 @@ def test_calibration_by_clicking_four_corners_then_zones_to_drag(server, browser
     browser.save_screenshot(str(SCREENSHOTS / "5-zones.png"))
     browser.find_element(By.ID, "save-zones").click()
     wait_for(lambda: "zones saved" in browser.find_element(By.ID, "calibration-result").text)
+
+
+def test_the_chips_counted_at_a_royale_table_are_entered_on_the_live_page(server, browser):
+    """Issue 21: chips are entered on the page. The live page of a Royale game has a field per player; a
+    count typed there and entered replaces the referee's and is shown on the scoreboard."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _, base = server
+    browser.get(base + "/setup")
+    Select(browser.find_element(By.NAME, "game")).select_by_value("las-vegas-royale")
+    colours = browser.find_elements(By.NAME, "colour")
+    for select, colour in zip(colours, ("red", "blue", "green"), strict=False):
+        Select(select).select_by_value(colour)
+    browser.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
+    form = wait_for(lambda: browser.find_elements(By.ID, "chips-form"))[0]
+    wait_for(lambda: "chips" in browser.find_element(By.ID, "scores").text)
+    field = form.find_element(By.NAME, "blue")
+    field.clear()
+    field.send_keys("5")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    wait_for(lambda: "5 chips" in browser.find_element(By.ID, "scores").text, timeout=20)
+    assert browser.find_element(By.ID, "correction-result").text == "done"

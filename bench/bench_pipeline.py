@@ -164,12 +164,10 @@ class PageAnswers:
     the game's answer to the same question (its k-th roll of the black dice, a player's k-th decision), and
     where the referee's rules refuse that, an answer they allow (the first choice, or the black dice showing
     3 and 4): the round is wrong anyway, the game goes on. With ``passes``, also the question whether a player
-    passed (Royale: a pass is confirmed on the page), answered as it happened where the referee's history is
-    the game's up to it.
-    With ``chips``, the players count their chips as each round starts (the
-    referee has the round's deal and nobody has rolled yet) and enter the counts where the page shows others
-    (Royale: chips are entered on the page); a pass missed in one round then costs that round, not every
-    round after it.
+    passed (Royale: a pass is confirmed on the page), answered as it happened. With ``chips``, the players
+    count their chips as each round starts (the referee has the round's deal and nobody has rolled yet) and
+    enter the counts where the page shows others (Royale: chips are entered on the page); a pass missed in
+    one round then costs that round, not every round after it.
     """
 
     def __init__(self, game: RenderedGame, passes: bool = False, chips: bool = False) -> None:
@@ -201,9 +199,7 @@ class PageAnswers:
             try:
                 verdicts += observer.answer(event)
             except IllegalEventError:  # the referee's history allows no such answer: one its rules allow
-                fallback = (BlackDiceRolled((3, 4)) if BlackDiceRolled in state.pending.accepts
-                            else state.pending.handler.choices(state)[0])  # fmt: skip
-                verdicts += observer.answer(fallback)
+                verdicts += observer.answer(_allowed(state))
         return verdicts
 
     def _same_question(self, history: list[Any], state: Any) -> Any:
@@ -219,9 +215,7 @@ class PageAnswers:
         wanted = (BlackDiceRolled, None) if chance else (TileChoice, state.pending.actor)
         asked = sum(1 for event in history if kind(event) == wanted)
         answers = [event for event in self.truth if kind(event) == wanted]
-        if asked < len(answers):
-            return answers[asked]
-        return BlackDiceRolled((3, 4)) if wanted[0] is BlackDiceRolled else state.pending.handler.choices(state)[0]
+        return answers[asked] if asked < len(answers) else _allowed(state)
 
     def _count(self, observer: Any) -> list[Any]:
         """The chips counted at a round's start, entered where the referee holds other counts."""
@@ -250,17 +244,21 @@ class PageAnswers:
         return []
 
     def _happened(self, branch: Any, option: Any) -> Any:
-        """What the game did where ``option`` stands in the referee's history, found by the player's rolls
-        (a camera may have lost other moves): for a roll, the player's roll as many rolls into the game;
-        for a pass or a placement, what he did after the roll before it. None where the game has no such."""
-        player = getattr(option, "player", None)
+        """What the player of ``option`` (a pass or a placement) did in the game after the roll before it,
+        found by his rolls (a camera may have lost other moves); None where the game has no such."""
+        player = option.player
         rolls = sum(1 for e in branch.history if isinstance(e, DiceRolled) and e.player is player)
         his = [i for i, e in enumerate(self.truth) if isinstance(e, DiceRolled) and e.player is player]
-        if isinstance(option, DiceRolled):
-            return self.truth[his[rolls]] if rolls < len(his) else None
-        if player is None or not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
+        if not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
             return None
         return self.truth[his[rolls - 1] + 1]
+
+
+def _allowed(state: Any) -> Any:
+    """An answer the rules allow to the step ``state`` waits for: the black dice showing 3 and 4, or the first
+    choice (where the referee's history has gone wrong and the game's own answer does not fit it)."""
+    pending = state.pending
+    return BlackDiceRolled((3, 4)) if BlackDiceRolled in pending.accepts else pending.handler.choices(state)[0]
 
 
 def moves(history: Any) -> list[Any]:
@@ -362,12 +360,8 @@ def main() -> None:
     parser.add_argument("--replay", type=Path, metavar="DIR", help="referee the readings kept there (no frames read)")
     parser.add_argument("--confirm-passes", action="store_true", help="the players answer the page's questions "
                         "whether someone passed, as it happened (Royale: a pass is confirmed on the page)")  # fmt: skip
-    parser.add_argument(
-        "--count-chips",
-        action="store_true",
-        help="the players count their chips as each round "
-        "starts and enter them where the page shows others (Royale: chips entered on the page)",
-    )
+    parser.add_argument("--count-chips", action="store_true", help="the players count their chips as each round "
+                        "starts and enter them where the page shows others (chips entered on the page)")  # fmt: skip
     args = parser.parse_args()
     if args.config:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config

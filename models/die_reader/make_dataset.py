@@ -206,7 +206,7 @@ def main() -> None:
         train_synth = list(pool.map(crops, range(base, base + args.synthetic_train), chunksize=8))
         val_synth = list(pool.map(crops, range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))
         stills = list(pool.map(partial(game_crops, size=args.size), games, chunksize=2))
-    train_synth += [crops for k, crops in enumerate(stills) if k % 10]
+    train_synth += [part for k, part in enumerate(stills) if k % 10]
     val_synth += stills[::10]
     sets = {
         "train": _merge(

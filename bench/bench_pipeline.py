@@ -34,6 +34,7 @@ from typing import Any
 
 from models.observation import TABLES
 from referee import (
+    BanknotesDealt,
     DicePlaced,
     DiceRolled,
     GameState,
@@ -220,8 +221,12 @@ class PageAnswers:
     def _count(self, observer: Any) -> list[Any]:
         """The chips counted at a round's start, entered where the referee holds other counts."""
         state = observer.state
-        truth = self.chips.pop(state.round, None) if state.phase is Phase.ROLL and state.pending is None else None
-        if truth is None or state.resource("chips") == truth:
+        if state.phase is not Phase.ROLL or state.pending is not None:
+            return []
+        truth = self.chips.pop(state.round, None)
+        # Counted as the round starts: a roll booked already (in the reading that dealt) may have been passed
+        # since, and the count at the start would take back the chip the pass paid.
+        if truth is None or state.resource("chips") == truth or _rolled_this_round(state):
             return []
         self.counted += 1
         return [observer.apply(ResourcesCounted("chips", truth))]
@@ -259,6 +264,16 @@ def _allowed(state: Any) -> Any:
     choice (where the referee's history has gone wrong and the game's own answer does not fit it)."""
     pending = state.pending
     return BlackDiceRolled((3, 4)) if BlackDiceRolled in pending.accepts else pending.handler.choices(state)[0]
+
+
+def _rolled_this_round(state: GameState) -> bool:
+    """True when a roll has been booked since the round's banknotes were dealt."""
+    for event in reversed(state.history):
+        if isinstance(event, DiceRolled):
+            return True
+        if isinstance(event, BanknotesDealt):
+            return False
+    return False
 
 
 def moves(history: Any) -> list[Any]:

@@ -84,8 +84,11 @@ def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet,
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Plays random legal games and prints a JSON summary of the invariants checked."""
+    from referee.game import name_key
     from referee.lasvegas.simulate import simulate
 
+    if name_key(args.game) in ("just-4-fun", "just4fun"):
+        return _simulate_just4fun(args)
     setup = _random_game_setup(args, "simulate")
     if setup is None:
         return 2
@@ -96,6 +99,27 @@ def run_simulate(args: argparse.Namespace) -> int:
     report = simulate(rules, players, args.games, args.seed)
     _emit(report.to_json(), sys.stdout)
     return 0 if report.ok else 1
+
+
+def _simulate_just4fun(args: argparse.Namespace) -> int:
+    """``simulate --game just-4-fun``: random games of Just 4 Fun (cards and stones; no variants)."""
+    from referee.errors import RefereeError
+    from referee.just4fun.simulate import simulate
+    from referee.lasvegas.simulate import default_players
+
+    if args.variant:
+        print("dice-referee simulate: Just 4 Fun has no variants", file=sys.stderr)
+        return 2
+    if args.games < 0:
+        print("dice-referee simulate: --games must be >= 0", file=sys.stderr)
+        return 2
+    try:
+        report = simulate(default_players(args.players), args.games, args.seed)
+    except (RefereeError, ValueError) as error:
+        print(f"dice-referee simulate: {error}", file=sys.stderr)
+        return 2
+    _emit(report, sys.stdout)
+    return 0 if report["ok"] else 1
 
 
 def run_replay(args: argparse.Namespace) -> int:

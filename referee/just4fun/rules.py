@@ -55,6 +55,7 @@ class Rules:
     line: int = 4
     """Fields in a straight line that win."""
     _where: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+    _through: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if sorted(self.layout) != list(range(1, SIDE * SIDE + 1)):
@@ -65,6 +66,13 @@ class Rules:
     def position(self, number: int) -> tuple[int, int]:
         """(row, column) of field ``number`` on the board."""
         return self._where[number]
+
+    def lines_through(self, number: int) -> tuple[tuple[int, ...], ...]:
+        """The lines of :meth:`lines` that hold field ``number``."""
+        through = self._through.get(number)
+        if through is None:
+            through = self._through[number] = tuple(line for line in self.lines() if number in line)
+        return through
 
     def lines(self) -> tuple[tuple[int, ...], ...]:
         """Every straight line of :attr:`line` adjacent fields (rows, columns, both diagonals), as field numbers."""

@@ -210,7 +210,7 @@ def _placed(state: State, seat: int, event: StonePlaced) -> State:
                     stacks=_set(state.stacks, number - 1, tuple(stack)), secured=secured, gone=gone,
                     stones=_set(state.stones, seat, state.stones[seat] - 1), to_draw=len(event.cards),
                     history=(*state.history, event))  # fmt: skip
-    if _four(after, seat):
+    if _four(after, seat, number):
         return replace(after, phase=Phase.OVER, winner=seat, to_draw=0)
     if not any(after.stones):
         return replace(after, phase=Phase.OVER, to_draw=0)
@@ -271,9 +271,9 @@ def _next_turn(state: State, seat: int) -> State:
     return replace(state, phase=Phase.OVER)
 
 
-def _four(state: State, seat: int) -> bool:
-    """True when ``seat`` owns every field of some line of four."""
-    return any(all(owner(state, n) == seat for n in line) for line in state.rules.lines())
+def _four(state: State, seat: int, number: int) -> bool:
+    """True when ``seat`` owns every field of some line of four through field ``number`` (his last stone)."""
+    return any(all(owner(state, n) == seat for n in line) for line in state.rules.lines_through(number))
 
 
 @dataclass(frozen=True)

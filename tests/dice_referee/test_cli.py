@@ -106,6 +106,23 @@ def test_simulate_bad_arguments(args, message):
     assert out.returncode == 2 and message in out.stderr
 
 
+def test_simulate_just_4_fun_checks_its_invariants_in_the_same_shape():
+    out = cli("simulate", "--game", "just-4-fun", "--players", "4", "--games", "12", "--seed", "3")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(out.stdout)
+    assert summary["ruleset"] == "just-4-fun" and summary["players"] == ["red", "blue", "green", "black"]
+    assert summary["ok"] and all(summary["invariants"].values()) and set(summary["invariants"]) == {
+        "stones_conserved", "cards_conserved", "blocking_rule_kept", "secured_fields_never_change", "game_ends",
+        "legal_play_accepted"}  # fmt: skip
+    assert summary["checks"]["game_ends"] == 12 and sum(summary["won_by"].values()) == 12
+    again = json.loads(cli("simulate", "--game", "Just 4 Fun", "--players", "4", "--games", "12", "--seed", "3").stdout)
+    assert (again["events"], again["wins"]) == (summary["events"], summary["wins"])
+    bad_args = ((["--players", "5"], "2 to 4 players"), (["--players", "2", "--variant", "x"], "no variants"))
+    for args, message in bad_args:
+        bad = cli("simulate", "--game", "just-4-fun", *args)
+        assert bad.returncode == 2 and message in bad.stderr
+
+
 def test_play_writes_a_record_that_replays(tmp_path):
     record = tmp_path / "game.jsonl"
     out = cli("play", "--players", "3", "--variant", "neutral", "--seed", "4", "--record", str(record))

@@ -26,6 +26,7 @@ from referee.just4fun import (
     play,
     ruleset,
 )
+from referee.just4fun.simulate import violations
 from referee.types import Colour
 
 RED, BLUE, GREEN, BLACK, WHITE = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK, Colour.WHITE
@@ -243,3 +244,30 @@ def test_events_round_trip_through_json_and_bad_ones_are_clear_errors():
                 [1, 2]):  # fmt: skip
         with pytest.raises(NotationError):
             event_from_json(bad)
+
+
+def test_the_invariant_checks_catch_a_broken_state():
+    """What :func:`simulate` checks fails where it should: a stone lost, a card made up, a placement two behind,
+    a secured field changed."""
+    state = table(stacks={10: (3, 0, 0)}, secured=tuple(0 if n == 10 else -1 for n in range(1, 37)))
+    assert violations(None, None, state) == []
+    lost = replace(state, stones=(state.stones[0] - 1, *state.stones[1:]))
+    assert violations(None, None, lost)[0].startswith("stones_conserved")
+    made_up = replace(state, pile=(*state.pile, 19))
+    assert violations(None, None, made_up)[0].startswith("cards_conserved")
+    blocked = table(stacks={11: (0, 2, 0)}, hands=[(5, 6, 1, 2)] * 3)
+    cheat = StonePlaced(RED, (5, 6), 11)
+    after = replace(blocked, stacks=tuple((1, 2, 0) if n == 11 else s for n, s in enumerate(blocked.stacks, 1)),
+                    stones=(19, 18, 20))  # fmt: skip
+    assert any(v.startswith("blocking_rule_kept") for v in violations(blocked, cheat, after))
+    changed = replace(state, stacks=tuple((3, 1, 0) if n == 10 else s for n, s in enumerate(state.stacks, 1)),
+                      stones=(17, 19, 20))  # fmt: skip
+    assert [v.split(":")[0] for v in violations(state, None, changed)] == ["secured_fields_never_change"]
+
+
+def test_the_simulation_of_random_games_holds_every_invariant():
+    from referee.just4fun.simulate import INVARIANTS, simulate
+
+    report = simulate([RED, BLUE, GREEN], 10, 11)
+    assert report["ok"] and report["invariants"] == dict.fromkeys(INVARIANTS, True)
+    assert report["checks"]["blocking_rule_kept"] == report["turns"] > 0

@@ -184,7 +184,7 @@ class DiceGame(Game, Protocol):
 
 
 _GAMES: dict[str, Game] = {}
-_BUILT_IN = {"las-vegas": "referee.lasvegas", "las-vegas-royale": "referee.royale"}
+_BUILT_IN = {"las-vegas": "referee.lasvegas", "las-vegas-royale": "referee.royale", "just-4-fun": "referee.just4fun"}
 """Games shipped with the engine, by name, and the module that registers each."""
 
 

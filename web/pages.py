@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from referee.errors import RefereeError
-from referee.game import find_ruleset, games
+from referee.game import DiceGame, find_ruleset, games
 from referee.lasvegas.rules import VARIANTS
 from referee.lasvegas.simulate import DEFAULT_PLAYERS
 from referee.record import record_lines
@@ -76,8 +76,10 @@ def _games_refereed() -> list[tuple[str, str]]:
     """The rule sets the page offers, ``(name, title)``: each game's own, and Royale's main game.
 
     Las Vegas's variants are ticked apart; the main game's tiles' rolls and decisions are asked on the live page.
+    Games without dice (Just 4 Fun) wait for their board's camera referee.
     """
-    offered = [(ruleset.name, game.title) for game in games() for ruleset in [game.find_ruleset(game.name)]]
+    offered = [(ruleset.name, game.title) for game in games() if isinstance(game, DiceGame)
+               for ruleset in [game.find_ruleset(game.name)]]  # fmt: skip
     main = find_ruleset("las-vegas-royale+main")
     return [*offered, (main.name, "Las Vegas Royale, main game (casino tiles by casinos 1-3)")]
 

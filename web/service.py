@@ -20,6 +20,7 @@ from flask import Flask
 
 from referee import find_game, safejson
 from referee.errors import RefereeError
+from referee.game import DiceGame
 from web.live import LiveReferee
 from web.store import BrokenGameError, GameInfo, Store
 from web.validate import GameSpec
@@ -90,6 +91,8 @@ class Hub:
             StartError: the source or reader cannot be opened (nothing stored, the game in progress goes on).
         """
         game = find_game(spec.game)
+        if not isinstance(game, DiceGame):
+            raise RefereeError(f"{game.title} is not refereed from the camera yet (its board's referee is to come)")
         rules = game.find_ruleset("+".join([spec.game, *spec.variants]) if spec.variants else spec.game)
         first = game.new_game(rules, spec.players)  # raises for impossible setups; the game's own neutral colour
         neutral = first.neutral.value if getattr(first, "neutral", None) is not None else None

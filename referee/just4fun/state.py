@@ -34,7 +34,7 @@ import enum
 import itertools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from referee.errors import IllegalEventError, OutOfTurnError
 from referee.just4fun.events import CardsDrawn, Event, HandDiscarded, StonePlaced
@@ -83,7 +83,8 @@ class State:
     """The seat with four in a line (-1: none)."""
     gone: int = 0
     """Stones that left the game (the others' stones on a field secured)."""
-    history: tuple[Event, ...] = ()
+    history: tuple[Event, ...] = field(default=(), compare=False)
+    """The events so far (not part of what the state is: two games at the same table are equal)."""
 
     @property
     def ruleset(self) -> Rules:

@@ -271,3 +271,54 @@ def test_the_simulation_of_random_games_holds_every_invariant():
     report = simulate([RED, BLUE, GREEN], 10, 11)
     assert report["ok"] and report["invariants"] == dict.fromkeys(INVARIANTS, True)
     assert report["checks"]["blocking_rule_kept"] == report["turns"] > 0
+
+
+def test_the_game_interface_finds_records_and_replays_just_4_fun():
+    from referee.game import CHANCE, GAME_OVER, DiceGame, Game, find_game, game_of, games
+    from referee.record import read_record, record_lines
+
+    game = find_game("Just 4 Fun")
+    assert isinstance(game, Game) and not isinstance(game, DiceGame) and game in games()
+    assert find_game("just4fun") is game and game.find_ruleset("just-4-fun").name == "just-4-fun"
+    with pytest.raises(UnknownRuleSetError, match="no variants"):
+        game.find_ruleset("just-4-fun+biggy")
+    mine = ruleset(layout=list(range(36, 0, -1)))
+    *_, (_, last) = play([RED, BLUE, GREEN], 4, mine)
+    assert game_of(last) is game and game.next_actor(last) is GAME_OVER
+    assert game.next_actor(new_game(mine, [RED, BLUE])) is CHANCE
+    lines = list(record_lines(last))
+    replayed = read_record(lines)
+    assert replayed == last and replayed.history == last.history and replayed.rules.layout == mine.layout
+    assert game.outcome(last) == outcome(last) and game.summary_json(last)["over"]
+    page = game.page_json(last, {"red": "Ann"})
+    assert page["players"][0]["name"] == "Ann" and len(page["fields"]) == 36
+    assert sum(sum(f["stones"].values()) for f in page["fields"]) == sum(map(sum, last.stacks))
+    broken = [lines[0], *lines[1:5], lines[6]]  # an event left out: the record fails at that line
+    with pytest.raises(IllegalEventError, match="line 6"):
+        read_record(broken)
+    for header in ({"players": "red"}, {"players": ["red", "blue"], "layout": [1, 2]}):
+        with pytest.raises((NotationError, UnknownRuleSetError)):
+            game.from_header(PLAIN, header)
+
+
+def test_notation_reads_back_every_state_of_random_games_and_refuses_impossible_ones():
+    from referee.just4fun.notation import from_notation, to_notation
+
+    for seed, players in ((1, [RED, BLUE]), (2, [RED, BLUE, GREEN, BLACK])):
+        for k, (_, state) in enumerate(play(players, seed, PLAIN)):
+            if k % 7 == 0:
+                text = to_notation(state)
+                assert from_notation(text) == state, text
+    text = to_notation(table())
+    parts = text.split()
+    extra_card = " ".join([*parts[:6], parts[6] + ",19", *parts[7:]])
+    stone_lost = " ".join([*parts[:10], "19,20,20", *parts[11:]])
+    for bad in (
+        text.replace("just-4-fun", "just-5-fun"),
+        extra_card,
+        stone_lost,
+        " ".join([*parts[:2], "nap", *parts[3:]]),
+        "",
+    ):
+        with pytest.raises(NotationError):
+            from_notation(bad)

@@ -325,6 +325,19 @@ def test_the_setup_form_starts_a_game(tmp_path):
     assert game["names"] == {"green": "Gil", "black": "Kim"} and game["seed"] == 5
 
 
+def test_the_setup_page_offers_only_games_refereed_from_the_camera(tmp_path):
+    """Just 4 Fun is a registered game (its rules, records and replays) without a camera referee yet: the
+    setup page does not offer it, and asking for it anyway is a clear refusal that stores nothing."""
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    page = client.get("/setup").get_data(as_text=True)
+    assert "las-vegas-royale" in page and "just-4-fun" not in page
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "blue"], "name": ["", ""]}
+    response = client.post("/setup", data=form)
+    assert response.status_code == 400 and "not refereed from the camera yet" in response.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+
+
 def test_a_new_game_tells_open_pages_to_reload(playing):
     app, client, _ = playing
     run(app, 5)

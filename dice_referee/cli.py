@@ -324,17 +324,33 @@ def run_mat(args: argparse.Namespace) -> int:
     except RefereeError as error:
         print(f"dice-referee mat: {error}", file=sys.stderr)
         return 2
-    if game not in MATS:
-        print(f"dice-referee mat: {game} has no mat (mats: {', '.join(MATS)})", file=sys.stderr)
+    if game not in MATS and game != "just-4-fun":
+        print(f"dice-referee mat: {game} has no mat (mats: {', '.join(MATS)}, just-4-fun)", file=sys.stderr)
         return 2
-    layout = MATS[game]
+    if game == "just-4-fun":  # the board of fields and spots (vision.board)
+        from vision.board import BOARD, draw_board, write_board_pdf
+
+        def draw(px_per_mm: float) -> Any:
+            return draw_board(px_per_mm, BOARD)
+
+        def write(out: str) -> int:
+            return write_board_pdf(out, args.paper, args.dpi, BOARD)
+    else:
+        layout = MATS[game]
+
+        def draw(px_per_mm: float) -> Any:
+            return draw_mat(px_per_mm, layout)
+
+        def write(out: str) -> int:
+            return write_mat_pdf(out, args.paper, args.dpi, layout)
+
     try:
         if args.out.lower().endswith(".png"):
-            if not cv2.imwrite(args.out, draw_mat(args.dpi / 25.4, layout)):
+            if not cv2.imwrite(args.out, draw(args.dpi / 25.4)):
                 raise OSError(f"cannot write {args.out}")
             pages = 1
         else:
-            pages = write_mat_pdf(args.out, args.paper, args.dpi, layout)
+            pages = write(args.out)
     except CalibrationError as error:
         print(f"dice-referee mat: {error}", file=sys.stderr)
         return 2
@@ -691,8 +707,8 @@ def build_parser() -> argparse.ArgumentParser:
     mat.add_argument("--out", default="mat.pdf", help="output file, .pdf (default mat.pdf) or .png")
     mat.add_argument("--paper", choices=("a3", "a4", "letter"), default="a3", help="sheet size (default a3)")
     mat.add_argument("--dpi", type=int, default=150, help="resolution of the drawing (default 150)")
-    mat.add_argument("--game", default="las-vegas", help="whose mat: las-vegas (default) or las-vegas-royale (the "
-                     "dice arena with the ring of casinos)")  # fmt: skip
+    mat.add_argument("--game", default="las-vegas", help="whose mat: las-vegas (default), las-vegas-royale (the "
+                     "dice arena with the ring of casinos) or just-4-fun (its board of 36 fields)")  # fmt: skip
 
     calibrate = _command(
         sub,

@@ -174,11 +174,7 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
     label_x = x0 + 4 if len(layout.rolling_area) == 4 else (x0 + x1 - label_w) / 2  # a hexagon: centred
     cv2.putText(image, "ROLL HERE", px(label_x, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.3 * px_per_mm,
                 (110, 110, 110), max(1, round(0.4 * px_per_mm)), cv2.LINE_AA)  # fmt: skip
-    for ident, (x, y) in layout.markers.items():
-        side = round(layout.marker_mm * px_per_mm)
-        marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
-        x_px, y_px = px(x, y)
-        image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
+    draw_markers(image, layout.markers, layout.marker_mm, px_per_mm)
     # The footer in the middle, or on the right where a casino's number stands in the middle (Royale).
     footer_x = layout.width_mm / 2 - 25 if layout.numbers is None else layout.width_mm - 110
     cv2.putText(image, f"dice-referee {layout.name}", px(footer_x, layout.height_mm - 2.5),
@@ -189,23 +185,43 @@ def draw_mat(px_per_mm: float = 4.0, layout: MatLayout = MAT) -> np.ndarray:
 _DETECTOR = cv2.aruco.ArucoDetector(_ARUCO, cv2.aruco.DetectorParameters())
 
 
-def find_mat(image: np.ndarray, layout: MatLayout = MAT, min_markers: int = 2) -> Calibration | None:
-    """The calibration from the mat's markers in a BGR (or grey) frame; None when too few are visible."""
+def draw_markers(image: np.ndarray, markers: dict[int, tuple[float, float]], marker_mm: float, px_per_mm: float,
+                 ) -> None:  # fmt: skip
+    """Prints ArUco markers (DICT_4X4_50) into ``image``: id -> top-left corner in millimetres."""
+    side = round(marker_mm * px_per_mm)
+    for ident, (x, y) in markers.items():
+        marker = cv2.aruco.generateImageMarker(_ARUCO, ident, side)
+        x_px, y_px = round(x * px_per_mm), round(y * px_per_mm)
+        image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
+
+
+def marker_homography(image: np.ndarray, corners: dict[int, np.ndarray], min_markers: int = 2) -> np.ndarray | None:
+    """The homography from image pixels to a sheet's millimetres, from the markers of ``corners`` seen.
+
+    ``corners``: id -> the marker's four corners in millimetres, in ArUco's order. None when fewer than
+    ``min_markers`` are seen.
+    """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _DETECTOR.detectMarkers(grey)
+    found, ids, _ = _DETECTOR.detectMarkers(grey)
     if ids is None:
         return None
-    pixels, table = [], []
-    for found, ident in zip(corners, ids.reshape(-1), strict=True):
-        if int(ident) in layout.markers:
-            pixels.append(found.reshape(4, 2))
-            table.append(layout.marker_corners(int(ident)))
+    pixels, sheet = [], []
+    for points, ident in zip(found, ids.reshape(-1), strict=True):
+        if int(ident) in corners:
+            pixels.append(points.reshape(4, 2))
+            sheet.append(corners[int(ident)])
     if len(pixels) < min_markers:
         return None
-    homography, _ = cv2.findHomography(np.concatenate(pixels), np.concatenate(table), 0)
+    homography, _ = cv2.findHomography(np.concatenate(pixels), np.concatenate(sheet), 0)
     if homography is None or abs(np.linalg.det(homography)) < 1e-12:
         return None
-    return layout.calibration(homography)
+    return np.asarray(homography, np.float64)
+
+
+def find_mat(image: np.ndarray, layout: MatLayout = MAT, min_markers: int = 2) -> Calibration | None:
+    """The calibration from the mat's markers in a BGR (or grey) frame; None when too few are visible."""
+    homography = marker_homography(image, {i: layout.marker_corners(i) for i in layout.markers}, min_markers)
+    return None if homography is None else layout.calibration(homography)
 
 
 _PAPER_MM = {"a3": (420.0, 297.0), "a4": (297.0, 210.0), "letter": (279.4, 215.9)}  # landscape sheets
@@ -222,21 +238,36 @@ def write_mat_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 15
     """
     if paper not in _PAPER_MM:
         raise CalibrationError(f"paper must be one of {', '.join(_PAPER_MM)}, not {paper!r}")
-    image = cv2.cvtColor(draw_mat(dpi / 25.4, layout), cv2.COLOR_BGR2RGB)
+    return write_sheet_pdf(path, draw_mat(dpi / 25.4, layout), layout.width_mm, layout.height_mm, paper)
+
+
+def write_sheet_pdf(path: str | os.PathLike[str], drawing: np.ndarray, width_mm: float, height_mm: float,
+                    paper: str = "a3") -> int:  # fmt: skip
+    """Writes an A3 drawing (BGR) as a PDF: one A3 sheet, or two A4/letter halves with an overlap to tape.
+
+    Returns:
+        The number of pages.
+
+    Raises:
+        CalibrationError: for an unknown paper name.
+    """
+    if paper not in _PAPER_MM:
+        raise CalibrationError(f"paper must be one of {', '.join(_PAPER_MM)}, not {paper!r}")
+    image = cv2.cvtColor(drawing, cv2.COLOR_BGR2RGB)
     if paper == "a3":
         pages = [(image, 420.0, 297.0, 0.0, 0.0, 420.0, 297.0)]
     else:
         # Two portrait sheets side by side; each half carries 10 mm of the other as an overlap to tape.
         sheet_w, sheet_h = _PAPER_MM[paper][1], _PAPER_MM[paper][0]
         margin, overlap = 7.0, 10.0
-        scale = min((2 * (sheet_w - 2 * margin) - overlap) / layout.width_mm, (sheet_h - 2 * margin) / layout.height_mm)
+        scale = min((2 * (sheet_w - 2 * margin) - overlap) / width_mm, (sheet_h - 2 * margin) / height_mm)
         half = image.shape[1] // 2
-        extra = round(overlap / 2 / layout.width_mm * image.shape[1])
+        extra = round(overlap / 2 / width_mm * image.shape[1])
         parts = [image[:, : half + extra], image[:, half - extra :]]
         pages = []
         for part in parts:
-            w_mm = part.shape[1] / image.shape[1] * layout.width_mm * scale
-            h_mm = layout.height_mm * scale
+            w_mm = part.shape[1] / image.shape[1] * width_mm * scale
+            h_mm = height_mm * scale
             pages.append((part, sheet_w, sheet_h, (sheet_w - w_mm) / 2, (sheet_h - h_mm) / 2, w_mm, h_mm))
     _write_pdf(path, pages)
     return len(pages)

@@ -181,6 +181,11 @@ def test_mat_and_calibrate_for_las_vegas_royale(tmp_path):
     out = cli("mat", "--game", "las-vegas-royale", "--out", str(tmp_path / "royale.png"), "--dpi", "60")
     assert out.returncode == 0, out.stderr
     assert find_mat(cv2.imread(str(tmp_path / "royale.png")), ROYALE_MAT) is not None
+    out = cli("mat", "--game", "just-4-fun", "--out", str(tmp_path / "board.png"), "--dpi", "40")
+    assert out.returncode == 0, out.stderr
+    from vision.board import find_board
+
+    assert find_board(cv2.imread(str(tmp_path / "board.png"))) is not None
     out = cli("mat", "--game", "chess", "--out", str(tmp_path / "x.pdf"))
     assert out.returncode == 2 and "unknown game 'chess'" in out.stderr
     path = tmp_path / "royale.json"

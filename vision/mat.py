@@ -228,16 +228,7 @@ _PAPER_MM = {"a3": (420.0, 297.0), "a4": (297.0, 210.0), "letter": (279.4, 215.9
 
 
 def write_mat_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 150, layout: MatLayout = MAT) -> int:
-    """Writes the mat as a PDF: one A3 sheet, or two A4/letter sheets (halves with an overlap to tape).
-
-    Returns:
-        The number of pages.
-
-    Raises:
-        CalibrationError: for an unknown paper name.
-    """
-    if paper not in _PAPER_MM:
-        raise CalibrationError(f"paper must be one of {', '.join(_PAPER_MM)}, not {paper!r}")
+    """Writes the mat as a PDF (see :func:`write_sheet_pdf`); the number of pages."""
     return write_sheet_pdf(path, draw_mat(dpi / 25.4, layout), layout.width_mm, layout.height_mm, paper)
 
 

@@ -52,6 +52,7 @@ bench: $(STAMP)
 		$(PY) bench/bench_pipeline.py --rules las-vegas-royale+main --players 3 --seeds 321 322 323 --rounds 1; \
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
+	$(PY) bench/bench_stones.py
 	$(PY) bench/bench_web.py --viewers 20 --seconds 20
 
 lint: $(STAMP)

@@ -1,0 +1,102 @@
+"""Reading Just 4 Fun's board from above: which colour's stone lies on each spot.
+
+The picture is warped onto the board's plane (the homography from its markers, :func:`vision.board.find_board`)
+and each spot compared with the same spot of the printed board drawn empty: a stone hides the spot's printed
+ring (or the centre's cross) and shades it, whatever its colour; the light's colour and strength are
+measured on the board's white margin first. A stone's colour is the nearest of the colours in play (CIELAB)
+to the median of its top. A camera from above sees a stack as its top stone: how many lie there is the
+placements counted, not read (``../shared/rules/just-4-fun.md``, for a referee by camera).
+
+Example:
+    >>> from vision.synth.board import RenderedBoard
+    >>> game = RenderedBoard(seed=3, players=("red", "blue"))
+    >>> index = len(game.states) - 1
+    >>> seen = read_stones(game.picture(index), game.pixels_to_board(), game.layout, ["red", "blue"])
+    >>> from vision.synth.board import truth
+    >>> seen == {(n, s): c for n, s, c, _ in truth(game.states[index])}
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.board import CENTRE, BoardLayout, draw_board
+from vision.colours import PALETTE
+
+__all__ = ["STONE_DIFFERENCE", "read_stones"]
+
+_PX_PER_MM = 3.0
+_SPOT_MM = 4.2
+"""The radius around a spot's centre compared (the printed ring is 4.5 mm; a stone 5.5 mm)."""
+STONE_DIFFERENCE = 22.0
+"""Mean absolute difference (0-255, each field's light corrected by its bare corners) from the bare spot above
+which a stone lies there: chosen on rendered boards of seeds 1-8 (48 pictures: bare spots measured 1-7 with
+noise and uneven light, stones 52 (white) to 132 (black))."""
+
+
+_EMPTY: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def _empty(layout: BoardLayout) -> np.ndarray:
+    """The board drawn bare at the reading's scale (kept per layout)."""
+    key = layout.rules.layout
+    if key not in _EMPTY:
+        _EMPTY[key] = draw_board(_PX_PER_MM, layout).astype(np.float32)
+    return _EMPTY[key]
+
+
+def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout, colours: Sequence[str],
+                ) -> dict[tuple[int, int], str]:  # fmt: skip
+    """The stones seen: (field, spot) -> colour, for every spot a stone covers.
+
+    Spots 0-3 lie by a seat's side; :data:`~vision.board.CENTRE` holds a secured stack. ``pixels_to_board`` is
+    the homography from the picture's pixels to board millimetres (:func:`vision.board.find_board`).
+    """
+    empty = _empty(layout)
+    h, w = empty.shape[:2]
+    to_board = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0]) @ np.asarray(pixels_to_board, np.float64)
+    flat = cv2.warpPerspective(image, to_board, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+    names = list(colours)
+    lab = cv2.cvtColor(np.uint8([[PALETTE[c] for c in names]]), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
+    radius = round(_SPOT_MM * _PX_PER_MM)
+    disc = np.zeros((2 * radius + 1, 2 * radius + 1), bool)
+    yy, xx = np.mgrid[-radius : radius + 1, -radius : radius + 1]
+    disc[xx**2 + yy**2 <= radius**2] = True
+    inner = xx**2 + yy**2 <= (radius * 0.6) ** 2
+    seen: dict[tuple[int, int], str] = {}
+    for number in range(1, 37):
+        gain = _field_gain(flat, empty, layout, number)
+        for spot in (0, 1, 2, 3, CENTRE):
+            cx, cy = (round(v * _PX_PER_MM) for v in layout.spot_centre(number, spot))
+            window = (slice(cy - radius, cy + radius + 1), slice(cx - radius, cx + radius + 1))
+            here, there = flat[window] * gain, empty[window]
+            if here.shape[:2] != disc.shape:
+                continue  # off the picture
+            if float(np.abs(here - there)[disc].mean()) < STONE_DIFFERENCE:
+                continue
+            top = np.median(here[inner], axis=0)
+            top_lab = cv2.cvtColor(np.uint8([[np.clip(top, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+            seen[number, spot] = names[int(np.argmin(np.linalg.norm(lab - top_lab, axis=1)))]
+    return seen
+
+
+def _field_gain(flat: np.ndarray, empty: np.ndarray, layout: BoardLayout, number: int) -> np.ndarray:
+    """Per-channel gains that bring field ``number``'s bare corners to their printed colour.
+
+    The light is uneven across the table: each field is corrected by its own corners (three of them, 3 mm
+    squares, far from every spot and from the number printed in the fourth).
+    """
+    (x, y), s = layout.square(number)[0], layout.field_mm
+    half = round(1.5 * _PX_PER_MM)
+    seen, printed = [], []
+    for u, v in ((0.9, 0.1), (0.9, 0.9), (0.1, 0.9)):
+        cx, cy = round((x + u * s) * _PX_PER_MM), round((y + v * s) * _PX_PER_MM)
+        window = (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1))
+        seen.append(flat[window].reshape(-1, 3))
+        printed.append(empty[window].reshape(-1, 3))
+    gains = np.median(np.concatenate(printed), axis=0) / np.maximum(np.median(np.concatenate(seen), axis=0), 1.0)
+    return np.clip(gains, 0.4, 2.5).astype(np.float32)

@@ -1,0 +1,94 @@
+"""Rendered Just 4 Fun tables: the printed board under a camera, the players' stones stacked on their spots.
+
+Ours to make, like the dice renders: each state of a seeded random game (:func:`referee.just4fun.play`)
+drawn on the board of :mod:`vision.board` (a stone by each player's side of a field, a secured stack on the
+centre), seen by a camera at a random height and angle, with uneven light and sensor noise. The truth of a
+picture is the state's own stones (:func:`truth`), never a model's reading.
+
+Example:
+    >>> game = RenderedBoard(seed=3, players=("red", "blue"))
+    >>> image = game.picture(len(game.states) - 1)
+    >>> image.shape, sum(1 for _ in truth(game.states[-1]))  > 0
+    ((720, 1280, 3), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+import cv2
+import numpy as np
+
+from referee.just4fun import Rules, State, play
+from vision.board import CENTRE, BoardLayout, board_for, draw_board
+from vision.colours import PALETTE
+from vision.synth.camera import Camera, look_at
+
+__all__ = ["STONE_MM", "RenderedBoard", "truth"]
+
+STONE_MM = 11.0
+"""A stone's diameter (the board's spots are 9 mm circles in fields of 42 mm)."""
+_PX_PER_MM = 3.0
+
+
+def truth(state: State) -> Iterator[tuple[int, int, str, int]]:
+    """The stones a state puts on the board: (field, spot, colour, stack height), one per stack."""
+    for number in range(1, len(state.stacks) + 1):
+        holder = state.secured[number - 1]
+        for seat, count in enumerate(state.stack(number)):
+            if count:
+                yield number, CENTRE if seat == holder else seat, state.players[seat].value, count
+
+
+class RenderedBoard:
+    """A random game of Just 4 Fun, its every state a picture of the table (1280x720 by default)."""
+
+    def __init__(self, seed: int = 2005, players: Sequence[str] = ("red", "blue", "green"), rules: Rules | None = None,
+                 size: tuple[int, int] = (1280, 720), tilt_deg: float | None = None) -> None:  # fmt: skip
+        self.seed, self.size = seed, size
+        self.states = [state for _, state in play(players, seed, rules)]
+        self.layout: BoardLayout = board_for(self.states[0].rules)
+        rng = np.random.default_rng(seed)
+        tilt = float(rng.uniform(0.0, 30.0)) if tilt_deg is None else tilt_deg
+        target = np.array([self.layout.width_mm / 2 + rng.uniform(-15, 15), -self.layout.height_mm / 2, 0.0])
+        self.camera: Camera = look_at(size[0], size[1], float(rng.uniform(55, 65)), target, tilt,
+                                      float(rng.uniform(-12, 12)), float(rng.uniform(560, 640)))  # fmt: skip
+        self.light = (float(rng.uniform(0.8, 1.1)), rng.uniform(-0.25, 0.25, 2))
+        """The light's brightness and its gradient across the picture."""
+        self.jitter = {(n, s): rng.uniform(-1.5, 1.5, 2) for n in range(1, 37) for s in range(5)}
+        """Where each stone lies off its spot's centre (mm): players do not put them exactly."""
+        self._board = draw_board(_PX_PER_MM, self.layout)
+
+    def picture(self, index: int, noise_seed: int | None = None) -> np.ndarray:
+        """The table after state ``index`` as the camera sees it (BGR)."""
+        board = self._board.copy()
+        for number, spot, colour, height in truth(self.states[index]):
+            x, y = np.array(self.layout.spot_centre(number, spot)) + self.jitter[number, spot]
+            _stone(board, x * _PX_PER_MM, y * _PX_PER_MM, PALETTE[colour], height)
+        to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
+        image = cv2.warpPerspective(board, to_image @ np.diag([1 / _PX_PER_MM, 1 / _PX_PER_MM, 1]), self.size,
+                                    flags=cv2.INTER_AREA, borderValue=(60, 90, 60))  # fmt: skip
+        gain, slope = self.light
+        w, h = self.size
+        ramp = gain + slope[0] * (np.arange(w)[None, :] / w - 0.5) + slope[1] * (np.arange(h)[:, None] / h - 0.5)
+        rng = np.random.default_rng(self.seed * 1000 + index if noise_seed is None else noise_seed)
+        lit = image.astype(np.float32) * ramp[..., None] + rng.normal(0, 3.0, image.shape)
+        return np.clip(lit, 0, 255).astype(np.uint8)
+
+    def pixels_to_board(self) -> np.ndarray:
+        """The true homography from picture pixels to board millimetres (what the markers should give)."""
+        to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
+        return np.linalg.inv(to_image)
+
+
+def _stone(board: np.ndarray, cx: float, cy: float, colour: tuple[int, int, int], height: int) -> None:
+    """A round stone seen from above: its shadow, a darker rim, a lit top (a stack casts a longer shadow)."""
+    r = STONE_MM / 2 * _PX_PER_MM
+    shadow = 0.6 * _PX_PER_MM * (1 + min(height, 4) * 0.5)
+    cv2.circle(board, (round(cx + shadow), round(cy + shadow)), round(r), (90, 90, 90), -1, cv2.LINE_AA)
+    body = np.array(colour, np.float32)
+    cv2.circle(board, (round(cx), round(cy)), round(r), tuple(float(c) for c in body * 0.75), -1, cv2.LINE_AA)
+    cv2.circle(board, (round(cx), round(cy)), round(r * 0.82), tuple(float(c) for c in body), -1, cv2.LINE_AA)
+    lit = np.minimum(body * 1.15 + 12, 255)
+    cv2.circle(board, (round(cx - r * 0.25), round(cy - r * 0.25)), round(r * 0.3), tuple(float(c) for c in lit), -1,
+               cv2.LINE_AA)  # fmt: skip

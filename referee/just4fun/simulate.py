@@ -25,7 +25,10 @@ from referee.just4fun.rules import Rules, ruleset
 from referee.just4fun.state import Phase, State, apply, legal_moves, new_game, outcome
 from referee.types import Colour
 
-__all__ = ["INVARIANTS", "play", "simulate", "violations"]
+__all__ = ["INVARIANTS", "MOST_EVENTS", "play", "simulate", "violations"]
+
+MOST_EVENTS = 5000
+"""Events a random game may take before :func:`play` gives it up (a game that cannot end: ``game_ends`` fails)."""
 
 INVARIANTS = ("stones_conserved", "cards_conserved", "blocking_rule_kept", "secured_fields_never_change",
               "game_ends", "legal_play_accepted")  # fmt: skip
@@ -40,7 +43,9 @@ def play(players: Sequence[Colour | str], seed: int | random.Random = 0, rules: 
     yield None, state
     order: list[int] = list(state.pile)
     rng.shuffle(order)  # the pile, top last
-    while state.phase is not Phase.OVER:
+    for _ in range(MOST_EVENTS):  # a game of 2-4 players takes fewer than 400
+        if state.phase is Phase.OVER:
+            return
         player = state.players[state.turn]
         if state.phase in (Phase.DEAL, Phase.DRAW):
             wanted = min(state.to_draw, len(state.pile) + len(state.discards))

@@ -13,7 +13,8 @@ white's]; each adds up the numbers of the fields where he still has stones; most
 one with a stone on the highest field.
 
 Where the sources are silent (impl.): a player whose stones are all placed is passed over while others
-still have stones; a draw takes what the pile and the discards hold when both run short.
+still have stones; a draw takes what the pile and the discards hold when both run short; the player who
+secured a field may still place there (only "the opponents" may not, in the seed's words).
 
 The pile's order is chance: cards drawn arrive as :class:`~referee.just4fun.events.CardsDrawn` events, and
 are checked against what the pile can hold (the deck less the hands and the discards).
@@ -137,6 +138,8 @@ def apply(state: State, event: Event) -> State:
     Raises:
         IllegalEventError: when the rules refuse it (why, in words); nothing changes.
     """
+    if not isinstance(event, CardsDrawn | StonePlaced | HandDiscarded):
+        raise IllegalEventError(f"not a Just 4 Fun event: {event!r}")
     if state.phase is Phase.OVER:
         raise IllegalEventError("the game is over")
     seat = state.seat(event.player)
@@ -155,7 +158,7 @@ def apply(state: State, event: Event) -> State:
         return replace(state, phase=Phase.DRAW, hands=_set(state.hands, seat, ()),
                        discards=_sorted(state.discards + hand), to_draw=len(hand),
                        history=(*state.history, event))  # fmt: skip
-    raise IllegalEventError(f"not a Just 4 Fun event: {event!r}")
+    raise AssertionError("unreachable: every event type is handled above")
 
 
 def _drawn(state: State, seat: int, event: CardsDrawn) -> State:

@@ -322,3 +322,17 @@ def test_notation_reads_back_every_state_of_random_games_and_refuses_impossible_
     ):
         with pytest.raises(NotationError):
             from_notation(bad)
+
+
+def test_a_game_that_does_not_end_is_reported_not_played_forever(monkeypatch):
+    import referee.just4fun.simulate as simulation
+
+    monkeypatch.setattr(simulation, "MOST_EVENTS", 30)
+    report = simulation.simulate([RED, BLUE], 2, 1)
+    assert not report["ok"] and not report["invariants"]["game_ends"]
+    assert all(f.startswith("game_ends: the game did not end (game seed") for f in report["failures"])
+
+
+def test_an_object_that_is_no_event_is_refused():
+    with pytest.raises(IllegalEventError, match="not a Just 4 Fun event"):
+        apply(table(), object())

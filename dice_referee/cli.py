@@ -240,6 +240,59 @@ def _unreadable(path: str) -> str:
     return "no such file" if not os.path.exists(path) else "not an image, or a corrupt one"
 
 
+def _colours(text: str, command: str) -> list[str] | None:
+    """The colour names of ``--colours`` (palette names, each once), or None after an error message."""
+    from vision.colours import PALETTE_NAMES
+
+    colours = list(dict.fromkeys(name.strip().lower() for name in text.split(",") if name.strip()))
+    unknown = [name for name in colours if name not in PALETTE_NAMES]
+    if not colours or unknown:
+        print(f"dice-referee {command}: --colours: {', '.join(unknown) or 'no colour'} is not a dice colour "
+              f"(one of {', '.join(PALETTE_NAMES)})", file=sys.stderr)  # fmt: skip
+        return None
+    return colours
+
+
+def run_stones(args: argparse.Namespace) -> int:
+    """Reads the stones on Just 4 Fun's printed board in images; one JSON line per image."""
+    import os
+    import time
+
+    import cv2
+
+    from referee.errors import RefereeError
+    from referee.just4fun.rules import ruleset
+    from vision.board import CENTRE, board_for, find_board
+    from vision.stones import read_stones
+
+    colours = _colours(args.colours, "stones")
+    if colours is None:
+        return 2
+    try:
+        layout = board_for(ruleset(layout=[int(n) for n in args.layout.split(",")]) if args.layout else ruleset())
+    except (RefereeError, ValueError) as error:
+        print(f"dice-referee stones: --layout: {error}", file=sys.stderr)
+        return 2
+    status = 0
+    for path in _image_paths(args.paths):
+        image = cv2.imread(path, cv2.IMREAD_COLOR) if os.path.isfile(path) else None
+        homography = None if image is None else find_board(image, layout)
+        if image is None or homography is None:
+            why = f"cannot read {path}: {_unreadable(path)}" if image is None else (
+                "no Just 4 Fun board found: at least two of its corner markers (8-11) must be in view")  # fmt: skip
+            _emit({"image": path, "error": why}, sys.stdout)
+            status = 1
+            continue
+        started = time.perf_counter()
+        seen = read_stones(image, homography, layout, colours)
+        ms = (time.perf_counter() - started) * 1000
+        stones = [{"field": n, "spot": "centre" if spot == CENTRE else spot, "colour": colour}
+                  for (n, spot), colour in sorted(seen.items())]  # fmt: skip
+        _emit({"image": path, "width": image.shape[1], "height": image.shape[0], "ms": round(ms, 1),
+               "stones": stones}, sys.stdout)  # fmt: skip
+    return status
+
+
 def run_detect(args: argparse.Namespace) -> int:
     """Finds and reads every die in images; one JSON line (or a table) per image."""
     import os
@@ -249,18 +302,14 @@ def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
-    from vision.colours import PALETTE_NAMES
     from vision.detect import MODELS, DiceDetector, ModelError, dice_to_json
 
     if args.models is None:
         args.models = str(MODELS)
     colours = None
     if args.colours is not None:
-        colours = list(dict.fromkeys(name.strip().lower() for name in args.colours.split(",") if name.strip()))
-        unknown = [name for name in colours if name not in PALETTE_NAMES]
-        if not colours or unknown:
-            print(f"dice-referee detect: --colours: {', '.join(unknown) or 'no colour'} is not a dice colour "
-                  f"(one of {', '.join(PALETTE_NAMES)})", file=sys.stderr)  # fmt: skip
+        colours = _colours(args.colours, "detect")
+        if colours is None:
             return 2
 
     try:
@@ -683,6 +732,22 @@ def build_parser() -> argparse.ArgumentParser:
         "colour_scores are over them (over every palette colour without). An unreadable "
         'file gets {"image", "error"}, the rest are still read, and the exit status is 1.',
     )
+    stones = _command(
+        sub,
+        "stones",
+        run_stones,
+        "read the stones on Just 4 Fun's printed board in images",
+        "Finds the printed board (dice-referee mat --game just-4-fun) by its markers and reads which colour's "
+        'stone lies on each spot. One JSON line per image: {"image", "width", "height", "ms", "stones": '
+        '[{"field": 1-36, "spot": 0-3 (the side of seat 0 near, 1 left, 2 far, 3 right) or "centre", '
+        '"colour"}]}. An unreadable file or no board in view gets {"image", "error"}, the rest are still read, '
+        "and the exit status is 1.",
+    )
+    stones.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
+    stones.add_argument("--colours", required=True, metavar="NAME,NAME,...", help="the stone colours in play")
+    stones.add_argument("--layout", metavar="N,N,...", help="your board's 36 field numbers row by row from the "
+                        "far-left corner (default: the board dice-referee prints)")  # fmt: skip
+
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")

@@ -22,7 +22,7 @@ def test_console_script_is_installed():
 
 
 @pytest.mark.parametrize(
-    "command", ["settle", "simulate", "replay", "play", "rules", "detect", "mat", "watch", "calibrate"]
+    "command", ["settle", "simulate", "replay", "play", "rules", "detect", "stones", "mat", "watch", "calibrate"]
 )
 def test_every_subcommand_has_help(command):
     out = cli(command, "--help")
@@ -120,6 +120,31 @@ def test_simulate_just_4_fun_checks_its_invariants_in_the_same_shape():
     bad_args = ((["--players", "5"], "2 to 4 players"), (["--players", "2", "--variant", "x"], "no variants"))
     for args, message in bad_args:
         bad = cli("simulate", "--game", "just-4-fun", *args)
+        assert bad.returncode == 2 and message in bad.stderr
+
+
+def test_stones_reads_a_pictured_board_one_json_line_per_image(tmp_path):
+    """The contract of ``stones``: each image's stones by field and spot, an error line for the others."""
+    import cv2
+
+    from vision.synth.board import RenderedBoard, truth
+
+    game = RenderedBoard(seed=141, players=("black", "white", "red"))
+    index = len(game.states) // 2
+    cv2.imwrite(str(tmp_path / "table.png"), game.picture(index))
+    cv2.imwrite(str(tmp_path / "grass.png"), np.full((200, 300, 3), (40, 120, 40), np.uint8))
+    out = cli("stones", str(tmp_path / "table.png"), str(tmp_path / "grass.png"), "--colours", "black,white,red")
+    assert out.returncode == 1, out.stderr
+    table, grass = (json.loads(line) for line in out.stdout.splitlines())
+    expected = [
+        {"field": n, "spot": "centre" if s == 4 else s, "colour": c} for n, s, c, _ in truth(game.states[index])
+    ]
+    assert sorted(table["stones"], key=lambda d: (d["field"], str(d["spot"]))) == sorted(
+        expected, key=lambda d: (d["field"], str(d["spot"])))  # fmt: skip
+    assert "no Just 4 Fun board found" in grass["error"]
+    for args, message in ((["--colours", "mauve"], "not a dice colour"), (["--colours", "red", "--layout", "1,2"],
+                                                                          "--layout")):  # fmt: skip
+        bad = cli("stones", str(tmp_path / "table.png"), *args)
         assert bad.returncode == 2 and message in bad.stderr
 
 

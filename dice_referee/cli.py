@@ -84,11 +84,15 @@ def _random_game_setup(args: argparse.Namespace, command: str) -> tuple[RuleSet,
 
 def run_simulate(args: argparse.Namespace) -> int:
     """Plays random legal games and prints a JSON summary of the invariants checked."""
-    from referee.game import name_key
+    from referee.errors import RefereeError
+    from referee.game import find_game
     from referee.lasvegas.simulate import simulate
 
-    if name_key(args.game) in ("just-4-fun", "just4fun"):
-        return _simulate_just4fun(args)
+    try:
+        if find_game(args.game).name == "just-4-fun":
+            return _simulate_just4fun(args)
+    except RefereeError:
+        pass  # an unknown game: said below, as for any game
     setup = _random_game_setup(args, "simulate")
     if setup is None:
         return 2
@@ -104,17 +108,16 @@ def run_simulate(args: argparse.Namespace) -> int:
 def _simulate_just4fun(args: argparse.Namespace) -> int:
     """``simulate --game just-4-fun``: random games of Just 4 Fun (cards and stones; no variants)."""
     from referee.errors import RefereeError
+    from referee.just4fun import GAME
     from referee.just4fun.simulate import simulate
     from referee.lasvegas.simulate import default_players
 
-    if args.variant:
-        print("dice-referee simulate: Just 4 Fun has no variants", file=sys.stderr)
-        return 2
     if args.games < 0:
         print("dice-referee simulate: --games must be >= 0", file=sys.stderr)
         return 2
     try:
-        report = simulate(default_players(args.players), args.games, args.seed)
+        rules = GAME.find_ruleset(args.game, args.variant or ())  # "Just 4 Fun has no variants"
+        report = simulate(default_players(args.players), args.games, args.seed, rules)
     except (RefereeError, ValueError) as error:
         print(f"dice-referee simulate: {error}", file=sys.stderr)
         return 2
@@ -361,6 +364,8 @@ def _print_detections(result: dict[str, Any]) -> None:
 
 def run_mat(args: argparse.Namespace) -> int:
     """Writes the printable play mat (PDF, or PNG when the name ends in .png)."""
+    from functools import partial
+
     import cv2
 
     from referee.errors import RefereeError
@@ -379,27 +384,16 @@ def run_mat(args: argparse.Namespace) -> int:
     if game == "just-4-fun":  # the board of fields and spots (vision.board)
         from vision.board import BOARD, draw_board, write_board_pdf
 
-        def draw(px_per_mm: float) -> Any:
-            return draw_board(px_per_mm, BOARD)
-
-        def write(out: str) -> int:
-            return write_board_pdf(out, args.paper, args.dpi, BOARD)
+        draw, write = partial(draw_board, layout=BOARD), partial(write_board_pdf, layout=BOARD)
     else:
-        layout = MATS[game]
-
-        def draw(px_per_mm: float) -> Any:
-            return draw_mat(px_per_mm, layout)
-
-        def write(out: str) -> int:
-            return write_mat_pdf(out, args.paper, args.dpi, layout)
-
+        draw, write = partial(draw_mat, layout=MATS[game]), partial(write_mat_pdf, layout=MATS[game])
     try:
         if args.out.lower().endswith(".png"):
             if not cv2.imwrite(args.out, draw(args.dpi / 25.4)):
                 raise OSError(f"cannot write {args.out}")
             pages = 1
         else:
-            pages = write(args.out)
+            pages = write(args.out, args.paper, args.dpi)
     except CalibrationError as error:
         print(f"dice-referee mat: {error}", file=sys.stderr)
         return 2

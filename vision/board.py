@@ -93,12 +93,6 @@ class BoardLayout:
             return number, 0 if v > 0 else 2
         return number, 3 if u > 0 else 1
 
-    def marker_corners(self, ident: int) -> np.ndarray:
-        """The four corners of a marker in board millimetres, in ArUco's order (clockwise from top-left)."""
-        x, y = self.markers[ident]
-        s = self.marker_mm
-        return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], dtype=np.float64)
-
 
 BOARD = BoardLayout(ruleset())
 """The board of the default layout (``referee.just4fun.rules.DEFAULT_LAYOUT``) on an A3 sheet."""
@@ -145,7 +139,7 @@ def draw_board(px_per_mm: float = 4.0, layout: BoardLayout = BOARD) -> np.ndarra
 
 def find_board(image: np.ndarray, layout: BoardLayout = BOARD, min_markers: int = 2) -> np.ndarray | None:
     """The homography from image pixels to board millimetres, from the board's markers; None with too few."""
-    return marker_homography(image, {i: layout.marker_corners(i) for i in layout.markers}, min_markers)
+    return marker_homography(image, layout.markers, layout.marker_mm, min_markers)
 
 
 def write_board_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 150, layout: BoardLayout = BOARD,

@@ -64,9 +64,7 @@ class MatLayout:
 
     def marker_corners(self, ident: int) -> np.ndarray:
         """The four corners of a marker in mat millimetres, in ArUco's order (clockwise from top-left)."""
-        x, y = self.markers[ident]
-        s = self.marker_mm
-        return np.array([[x, y], [x + s, y], [x + s, y + s], [x, y + s]], dtype=np.float64)
+        return marker_corners(self.markers[ident], self.marker_mm)
 
     def calibration(self, homography: np.ndarray) -> Calibration:
         """A :class:`Calibration` with this layout's zones."""
@@ -195,11 +193,18 @@ def draw_markers(image: np.ndarray, markers: dict[int, tuple[float, float]], mar
         image[y_px : y_px + side, x_px : x_px + side] = marker[..., None]
 
 
-def marker_homography(image: np.ndarray, corners: dict[int, np.ndarray], min_markers: int = 2) -> np.ndarray | None:
-    """The homography from image pixels to a sheet's millimetres, from the markers of ``corners`` seen.
+def marker_corners(top_left: tuple[float, float], side_mm: float) -> np.ndarray:
+    """The four corners of a printed marker in millimetres, in ArUco's order (clockwise from top-left)."""
+    x, y = top_left
+    return np.array([[x, y], [x + side_mm, y], [x + side_mm, y + side_mm], [x, y + side_mm]], dtype=np.float64)
 
-    ``corners``: id -> the marker's four corners in millimetres, in ArUco's order. None when fewer than
-    ``min_markers`` are seen.
+
+def marker_homography(image: np.ndarray, markers: dict[int, tuple[float, float]], marker_mm: float,
+                      min_markers: int = 2) -> np.ndarray | None:  # fmt: skip
+    """The homography from image pixels to a sheet's millimetres, from its markers seen.
+
+    ``markers``: id -> the top-left corner of the marker's square in millimetres, each ``marker_mm`` wide.
+    None when fewer than ``min_markers`` are seen.
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found, ids, _ = _DETECTOR.detectMarkers(grey)
@@ -207,9 +212,9 @@ def marker_homography(image: np.ndarray, corners: dict[int, np.ndarray], min_mar
         return None
     pixels, sheet = [], []
     for points, ident in zip(found, ids.reshape(-1), strict=True):
-        if int(ident) in corners:
+        if int(ident) in markers:
             pixels.append(points.reshape(4, 2))
-            sheet.append(corners[int(ident)])
+            sheet.append(marker_corners(markers[int(ident)], marker_mm))
     if len(pixels) < min_markers:
         return None
     homography, _ = cv2.findHomography(np.concatenate(pixels), np.concatenate(sheet), 0)
@@ -220,7 +225,7 @@ def marker_homography(image: np.ndarray, corners: dict[int, np.ndarray], min_mar
 
 def find_mat(image: np.ndarray, layout: MatLayout = MAT, min_markers: int = 2) -> Calibration | None:
     """The calibration from the mat's markers in a BGR (or grey) frame; None when too few are visible."""
-    homography = marker_homography(image, {i: layout.marker_corners(i) for i in layout.markers}, min_markers)
+    homography = marker_homography(image, layout.markers, layout.marker_mm, min_markers)
     return None if homography is None else layout.calibration(homography)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from referee.errors import NotationError, UnknownRuleSetError
 from referee.game import Turn
 from referee.just4fun import events, notation, state
-from referee.just4fun.rules import GAME_NAME, Rules
+from referee.just4fun.rules import ALIASES, GAME_NAME, Rules
 from referee.just4fun.rules import ruleset as rules_named
 from referee.types import Colour
 
@@ -24,7 +24,7 @@ class JustForFun:
 
     name: str = GAME_NAME
     title: str = "Just 4 Fun (Kosmos 2005)"
-    aliases: tuple[str, ...] = ("just4fun", "just-four-fun")
+    aliases: tuple[str, ...] = ALIASES
 
     def find_ruleset(self, name: str, variants: Sequence[str] = ()) -> Rules:
         """The one rule set (Just 4 Fun has no variants).

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from referee.errors import NotationError
 from referee.just4fun.rules import DEFAULT_LAYOUT, GAME_NAME, Rules, ruleset
-from referee.just4fun.state import FIELDS, Phase, State
+from referee.just4fun.state import FIELDS, Phase, State, unaccounted
 from referee.types import Colour
 
 __all__ = ["from_notation", "to_notation"]
@@ -63,9 +63,9 @@ def from_notation(text: str) -> State:
     except (ValueError, IndexError) as error:
         raise NotationError(f"bad layout: {error}") from None
     players = tuple(Colour.from_letter(letter) for letter in parts[1])
-    n = len(players)
-    if not 2 <= n <= 4 or len(set(players)) != n:
-        raise NotationError(f"2 to 4 players of different colours, got {parts[1]!r}")
+    n, (fewest, most) = len(players), rules.players
+    if not fewest <= n <= most or len(set(players)) != n:
+        raise NotationError(f"{fewest} to {most} players of different colours, got {parts[1]!r}")
     try:
         phase = Phase(parts[2])
     except ValueError:
@@ -92,14 +92,11 @@ def from_notation(text: str) -> State:
 
 
 def _check(state: State, rules: Rules) -> None:
-    from collections import Counter
-
-    cards = Counter(state.pile) + Counter(state.discards) + sum((Counter(h) for h in state.hands), Counter())
-    if cards != Counter(rules.deck):
-        raise NotationError("the pile, the discards and the hands must hold the deck, each card once")
-    placed = sum(rules.stones - s for s in state.stones)
-    if any(s > rules.stones for s in state.stones) or placed != sum(map(sum, state.stacks)) + state.gone:
-        raise NotationError("the stones on the board and gone must be those placed")
+    problems = unaccounted(state)
+    if problems:
+        raise NotationError(f"no game reaches this state: {'; '.join(problems)}")
+    if any(s > rules.stones for s in state.stones):
+        raise NotationError(f"a player has at most {rules.stones} stones: {list(state.stones)}")
     if any(len(h) > rules.hand for h in state.hands) or state.winner >= len(state.players):
         raise NotationError("a hand holds at most 4 cards; the winner is a seat")
 

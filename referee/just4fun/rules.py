@@ -24,10 +24,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.errors import UnknownRuleSetError
+from referee.game import name_key
 
-__all__ = ["DECK", "DEFAULT_LAYOUT", "GAME_NAME", "SIDE", "Rules", "ruleset"]
+__all__ = ["ALIASES", "DECK", "DEFAULT_LAYOUT", "GAME_NAME", "SIDE", "Rules", "ruleset"]
 
 GAME_NAME = "just-4-fun"
+ALIASES = ("just4fun", "just-four-fun")
+"""Other spellings of the game's name (compared as :func:`referee.game.name_key` writes them)."""
 SIDE = 6
 """The board is SIDE x SIDE fields."""
 DECK: tuple[int, ...] = tuple(sorted([v for v in range(1, 13) for _ in range(4)] + list(range(13, 20))))
@@ -92,6 +95,6 @@ def ruleset(name: str = GAME_NAME, layout: Sequence[int] | None = None) -> Rules
     Raises:
         UnknownRuleSetError: for another name or a layout that is not the numbers 1-36 once each.
     """
-    if name.strip().lower().replace(" ", "-") not in (GAME_NAME, "just4fun"):
+    if name_key(name) not in (GAME_NAME, *ALIASES):
         raise UnknownRuleSetError(f"unknown Just 4 Fun rule set {name!r}")
     return Rules(layout=tuple(int(n) for n in layout)) if layout is not None else Rules()

@@ -22,7 +22,7 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.just4fun.events import CardsDrawn, Event, StonePlaced
 from referee.just4fun.rules import Rules, ruleset
-from referee.just4fun.state import Phase, State, apply, legal_moves, new_game, outcome
+from referee.just4fun.state import Phase, State, apply, legal_moves, new_game, outcome, unaccounted
 from referee.types import Colour
 
 __all__ = ["INVARIANTS", "MOST_EVENTS", "play", "simulate", "violations"]
@@ -66,18 +66,11 @@ def play(players: Sequence[Colour | str], seed: int | random.Random = 0, rules: 
 def violations(before: State | None, event: Event | None, after: State) -> list[str]:
     """The invariants ``after`` breaks ("name: what"), given the state ``before`` and the ``event`` between.
 
-    Stones: those placed are on the board or left the game (secured fields); cards: the pile, the discards
-    and the hands are the deck; a stone placed where an opponent was two or more ahead; a secured field whose
-    holder or stones changed other than by its holder's stone.
+    Those of every state (:func:`~referee.just4fun.state.unaccounted`: stones and cards conserved); a stone
+    placed where an opponent was two or more ahead; a secured field whose holder or stones changed other than
+    by its holder's stone.
     """
-    found = []
-    placed = sum(after.rules.stones - s for s in after.stones)
-    if placed != sum(map(sum, after.stacks)) + after.gone:
-        found.append(f"stones_conserved: {placed} placed, {sum(map(sum, after.stacks))} on the board, "
-                     f"{after.gone} gone")  # fmt: skip
-    cards = Counter(after.pile) + Counter(after.discards) + sum((Counter(h) for h in after.hands), Counter())
-    if cards != Counter(after.rules.deck):
-        found.append("cards_conserved: the pile, the discards and the hands are not the deck")
+    found = unaccounted(after)
     if before is None:
         return found
     if isinstance(event, StonePlaced):

@@ -42,7 +42,18 @@ from referee.just4fun.events import CardsDrawn, Event, HandDiscarded, StonePlace
 from referee.just4fun.rules import SIDE, Rules, ruleset
 from referee.types import Colour
 
-__all__ = ["Outcome", "Phase", "State", "apply", "legal_moves", "narrate", "new_game", "outcome", "owner"]
+__all__ = [
+    "Outcome",
+    "Phase",
+    "State",
+    "apply",
+    "legal_moves",
+    "narrate",
+    "new_game",
+    "outcome",
+    "owner",
+    "unaccounted",
+]
 
 FIELDS = SIDE * SIDE
 
@@ -245,13 +256,30 @@ def legal_placements(state: State) -> tuple[StonePlaced, ...]:
         return ()
     seat = state.turn
     hand = state.hands[seat]
-    found: dict[tuple[tuple[int, ...], int], StonePlaced] = {}
+    found: dict[tuple[int, ...], StonePlaced] = {}  # the cards name their field: equal cards, one placement
     for size in range(1, min(state.rules.hand, len(hand)) + 1):
         for cards in itertools.combinations(hand, size):
             number = sum(cards)
-            if (cards, number) not in found and number <= FIELDS and not _refused(state, seat, number):
-                found[cards, number] = StonePlaced(state.players[seat], cards, number)
+            if cards not in found and number <= FIELDS and not _refused(state, seat, number):
+                found[cards] = StonePlaced(state.players[seat], cards, number)
     return tuple(found.values())
+
+
+def unaccounted(state: State) -> list[str]:
+    """What ``state`` breaks of what every state of a game keeps ("name: what"; empty when nothing).
+
+    ``stones_conserved``: the stones placed are on the board or left the game (secured fields);
+    ``cards_conserved``: the pile, the discards and the hands hold the deck, each card once.
+    """
+    found = []
+    placed = sum(state.rules.stones - s for s in state.stones)
+    if placed != sum(map(sum, state.stacks)) + state.gone:
+        found.append(f"stones_conserved: {placed} placed, {sum(map(sum, state.stacks))} on the board, "
+                     f"{state.gone} gone")  # fmt: skip
+    cards = Counter(state.pile) + Counter(state.discards) + sum((Counter(h) for h in state.hands), Counter())
+    if cards != Counter(state.rules.deck):
+        found.append("cards_conserved: the pile, the discards and the hands are not the deck")
+    return found
 
 
 def legal_moves(state: State) -> tuple[Event, ...]:

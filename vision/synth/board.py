@@ -58,6 +58,8 @@ class RenderedBoard:
         self.jitter = {(n, s): rng.uniform(-1.5, 1.5, 2) for n in range(1, 37) for s in range(5)}
         """Where each stone lies off its spot's centre (mm): players do not put them exactly."""
         self._board = draw_board(_PX_PER_MM, self.layout)
+        self._to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
+        """Board millimetres (y towards seat 0) to picture pixels."""
 
     def picture(self, index: int, noise_seed: int | None = None) -> np.ndarray:
         """The table after state ``index`` as the camera sees it (BGR)."""
@@ -65,8 +67,7 @@ class RenderedBoard:
         for number, spot, colour, height in truth(self.states[index]):
             x, y = np.array(self.layout.spot_centre(number, spot)) + self.jitter[number, spot]
             _stone(board, x * _PX_PER_MM, y * _PX_PER_MM, PALETTE[colour], height)
-        to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
-        image = cv2.warpPerspective(board, to_image @ np.diag([1 / _PX_PER_MM, 1 / _PX_PER_MM, 1]), self.size,
+        image = cv2.warpPerspective(board, self._to_image @ np.diag([1 / _PX_PER_MM, 1 / _PX_PER_MM, 1]), self.size,
                                     flags=cv2.INTER_AREA, borderValue=(60, 90, 60))  # fmt: skip
         gain, slope = self.light
         w, h = self.size
@@ -77,8 +78,7 @@ class RenderedBoard:
 
     def pixels_to_board(self) -> np.ndarray:
         """The true homography from picture pixels to board millimetres (what the markers should give)."""
-        to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
-        return np.linalg.inv(to_image)
+        return np.linalg.inv(self._to_image)
 
 
 def _stone(board: np.ndarray, cx: float, cy: float, colour: tuple[int, int, int], height: int) -> None:

@@ -260,6 +260,8 @@ class LasVegasCamera:
         The faces of a roll never read are not known and do not matter once it is taken back: it is booked
         showing 1s (said in the note); a pass a tile would force for those faces is not taken for one.
         """
+        if state.ruleset.hooks.pass_cost is None:  # no pass in these rules (Las Vegas): nothing to try
+            return
         player = state.players[state.turn]
         flags = [False] * held[0] + [True] * held[1]
         roll = _roll(player, [1] * len(flags), flags, [1] * held[2])

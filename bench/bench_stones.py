@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import time
 from collections import Counter
 
 import numpy as np
 
+from models.dice_detector.evaluate import cpu_description
 from vision.board import find_board
 from vision.stones import read_stones
 from vision.synth.board import RenderedBoard, truth
@@ -51,16 +51,7 @@ def main() -> None:
     kinds = ("pictures", "stones", "board_not_found", "missed", "phantom", "colour_wrong")
     per_picture = round(1000 * seconds / max(counts["pictures"], 1), 1)
     print(json.dumps({"seeds": args.seeds, **{k: counts[k] for k in kinds}, "ms_per_picture": per_picture,
-                      "processor": _processor()}))  # fmt: skip
-
-
-def _processor() -> str:
-    """The CPU's model name (timings are meaningless without it)."""
-    try:
-        with open("/proc/cpuinfo") as info:
-            return next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
-    except (OSError, StopIteration):
-        return platform.processor() or platform.machine()
+                      "processor": cpu_description()}))  # fmt: skip
 
 
 if __name__ == "__main__":

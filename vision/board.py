@@ -23,13 +23,11 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.just4fun.rules import SIDE, Rules, ruleset
+from referee.just4fun.rules import CENTRE, SIDE, Rules, ruleset
 from vision.mat import draw_markers, marker_homography, write_sheet_pdf
 
 __all__ = ["BOARD", "CENTRE", "BoardLayout", "board_for", "draw_board", "find_board", "write_board_pdf"]
 
-CENTRE = 4
-"""The spot index of a field's centre (0-3: the spots by each seat's side)."""
 _BANDS = ((1, 9, (178, 170, 160)), (10, 19, (165, 172, 168)), (20, 29, (160, 162, 178)), (30, 36, (150, 150, 150)))
 """The fields' tints by number band (1-9, 10-19, 20-29, 30-36), BGR: mid-tones of little colour, so that a stone
 of any colour stands out from its field to the camera, white ones and black ones too (a pale board hid white

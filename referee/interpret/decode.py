@@ -178,11 +178,15 @@ class Interpreter:
             is said from it; the misfit of whole readings summed while each passes a third of it (and is
             more than one die hidden, at whatever the model prices it: :meth:`TableCost.hidden`), above
             which the reading is an alert, when the game finds what is wrong with it.
+        hidden_forgiven: one die hidden, and nothing else, never strains (the dice reader's commonest lasting
+            error); False for a reader that does not hide what lies there (Just 4 Fun's stones: a stone gone is
+            a stone taken off).
     """
 
     def __init__(self, game: Game, state: Any, deal: Callable[[Any], Any] | None = None,
                  model: ObservationModel | None = None, *, beam: int = 24, margin: float = 3.0,
-                 event_cost: float = 0.5, alert_cost: float = 14.0, most: int = 48) -> None:  # fmt: skip
+                 event_cost: float = 0.5, alert_cost: float = 14.0, most: int = 48,
+                 hidden_forgiven: bool = True) -> None:  # fmt: skip
         self.game = game
         self.model = model or ObservationModel.default()
         self.beam = beam
@@ -190,6 +194,7 @@ class Interpreter:
         self.margin = margin
         self.event_cost = event_cost
         self.alert_cost = alert_cost
+        self.hidden_forgiven = hidden_forgiven
         self._deal = deal
         self.reset(state)
 
@@ -357,7 +362,9 @@ class Interpreter:
         # One die hidden, and nothing else, is the reader's commonest lasting error whatever the model says
         # it costs (with the table's reader a die hidden among three or more costs 5-7 nats, over a third of
         # alert_cost): it does not strain; with any other error beside it, the whole misfit counts.
-        strains = best_here > self.one_error and best_here - score.hidden(self._histories[0].table) >= RESIDUAL
+        strains = best_here > self.one_error and (
+            not self.hidden_forgiven or best_here - score.hidden(self._histories[0].table) >= RESIDUAL
+        )
         self._strain = self._strain + best_here if strains else 0.0
         if not self._strain:
             self._standing = None

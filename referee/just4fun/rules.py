@@ -26,13 +26,16 @@ from dataclasses import dataclass, field
 from referee.errors import UnknownRuleSetError
 from referee.game import name_key
 
-__all__ = ["ALIASES", "DECK", "DEFAULT_LAYOUT", "GAME_NAME", "SIDE", "Rules", "ruleset"]
+__all__ = ["ALIASES", "CENTRE", "DECK", "DEFAULT_LAYOUT", "GAME_NAME", "SIDE", "Rules", "ruleset"]
 
 GAME_NAME = "just-4-fun"
 ALIASES = ("just4fun", "just-four-fun")
 """Other spellings of the game's name (compared as :func:`referee.game.name_key` writes them)."""
 SIDE = 6
 """The board is SIDE x SIDE fields."""
+CENTRE = 4
+"""A field's spots: 0-3 by each seat's side (seat 0 near, 1 left, 2 far, 3 right), CENTRE the middle, where a
+secured stack stands."""
 DECK: tuple[int, ...] = tuple(sorted([v for v in range(1, 13) for _ in range(4)] + list(range(13, 20))))
 """The 55 cards: 1-12 four times each, 13-19 once each (summary)."""
 DEFAULT_LAYOUT: tuple[int, ...] = tuple(random.Random(2005).sample(range(1, SIDE * SIDE + 1), SIDE * SIDE))

@@ -52,6 +52,7 @@ __all__ = [
     "new_game",
     "outcome",
     "owner",
+    "refused",
     "unaccounted",
 ]
 
@@ -210,7 +211,7 @@ def _placed(state: State, seat: int, event: StonePlaced) -> State:
         raise IllegalEventError(f"{player} holds no {_words(played - hand)} (holds {_words(hand)})")
     if sum(event.cards) != number:
         raise IllegalEventError(f"the cards {_words(played)} add up to {sum(event.cards)}, not field {number}")
-    why = _refused(state, seat, number)
+    why = refused(state, seat, number)
     if why:
         raise IllegalEventError(why)
     stack = list(state.stack(number))
@@ -232,7 +233,7 @@ def _placed(state: State, seat: int, event: StonePlaced) -> State:
     return after
 
 
-def _refused(state: State, seat: int, number: int) -> str:
+def refused(state: State, seat: int, number: int) -> str:
     """Why ``seat`` may not place on field ``number`` now ("" when he may)."""
     player = state.players[seat]
     if not 1 <= number <= FIELDS:
@@ -260,7 +261,7 @@ def legal_placements(state: State) -> tuple[StonePlaced, ...]:
     for size in range(1, min(state.rules.hand, len(hand)) + 1):
         for cards in itertools.combinations(hand, size):
             number = sum(cards)
-            if cards not in found and number <= FIELDS and not _refused(state, seat, number):
+            if cards not in found and number <= FIELDS and not refused(state, seat, number):
                 found[cards] = StonePlaced(state.players[seat], cards, number)
     return tuple(found.values())
 

@@ -19,16 +19,19 @@ from collections.abc import Iterator, Sequence
 import cv2
 import numpy as np
 
-from referee.just4fun import Rules, State, play
+from referee.just4fun import Event, Rules, State, StonePlaced, play
 from vision.board import CENTRE, BoardLayout, board_for, draw_board
+from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.synth.camera import Camera, look_at
 
-__all__ = ["STONE_MM", "RenderedBoard", "truth"]
+__all__ = ["HAND_BGR", "STONE_MM", "RenderedBoard", "truth"]
 
 STONE_MM = 11.0
 """A stone's diameter (the board's spots are 9 mm circles in fields of 42 mm)."""
 _PX_PER_MM = 3.0
+HAND_BGR = (120, 160, 205)
+"""A hand's colour (skin under warm light)."""
 
 
 def truth(state: State) -> Iterator[tuple[int, int, str, int]]:
@@ -46,7 +49,10 @@ class RenderedBoard:
     def __init__(self, seed: int = 2005, players: Sequence[str] = ("red", "blue", "green"), rules: Rules | None = None,
                  size: tuple[int, int] = (1280, 720), tilt_deg: float | None = None) -> None:  # fmt: skip
         self.seed, self.size = seed, size
-        self.states = [state for _, state in play(players, seed, rules)]
+        played = list(play(players, seed, rules))
+        self.states = [state for _, state in played]
+        self.events: list[Event | None] = [event for event, _ in played]
+        """The event that led to each state (None for the first)."""
         self.layout: BoardLayout = board_for(self.states[0].rules)
         rng = np.random.default_rng(seed)
         tilt = float(rng.uniform(0.0, 30.0)) if tilt_deg is None else tilt_deg
@@ -61,12 +67,19 @@ class RenderedBoard:
         self._to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
         """Board millimetres (y towards seat 0) to picture pixels."""
 
-    def picture(self, index: int, noise_seed: int | None = None) -> np.ndarray:
-        """The table after state ``index`` as the camera sees it (BGR)."""
+    def picture(self, index: int, noise_seed: int | None = None, hand: tuple[int, int, float] | None = None,
+                ) -> np.ndarray:  # fmt: skip
+        """The table after state ``index`` as the camera sees it (BGR).
+
+        ``hand``: (field, seat, reach 0-1): that seat's hand reaching from its side of the board towards the field
+        (1: over it).
+        """
         board = self._board.copy()
         for number, spot, colour, height in truth(self.states[index]):
             x, y = np.array(self.layout.spot_centre(number, spot)) + self.jitter[number, spot]
             _stone(board, x * _PX_PER_MM, y * _PX_PER_MM, PALETTE[colour], height)
+        if hand is not None:
+            self._hand(board, *hand)
         image = cv2.warpPerspective(board, self._to_image @ np.diag([1 / _PX_PER_MM, 1 / _PX_PER_MM, 1]), self.size,
                                     flags=cv2.INTER_AREA, borderValue=(60, 90, 60))  # fmt: skip
         gain, slope = self.light
@@ -75,6 +88,40 @@ class RenderedBoard:
         rng = np.random.default_rng(self.seed * 1000 + index if noise_seed is None else noise_seed)
         lit = image.astype(np.float32) * ramp[..., None] + rng.normal(0, 3.0, image.shape)
         return np.clip(lit, 0, 255).astype(np.uint8)
+
+    def moments(self, still: int = 4, reach: int = 3) -> list[tuple[int, tuple[int, int, float] | None]]:
+        """The game as a film: per frame the state shown and the hand in view (see :meth:`picture`).
+
+        Each placement: the player's hand reaching over the field for ``reach`` frames (the stone already down
+        under it), then ``still`` frames of the board; each draw or hand thrown: ``still`` frames (nothing moves
+        on the board while cards are drawn).
+        """
+        shots: list[tuple[int, tuple[int, int, float] | None]] = [(0, None)] * still
+        for index, event in enumerate(self.events):
+            if event is None:
+                continue
+            if isinstance(event, StonePlaced):
+                seat = self.states[index - 1].turn
+                shots += [(index, (event.field, seat, (k + 1) / reach)) for k in range(reach)]
+            shots += [(index, None)] * still
+        return shots
+
+    def frames(self, fps: float = 10.0, still: int = 4, reach: int = 3) -> Iterator[Frame]:
+        """The film of :meth:`moments` as frames (a :class:`~vision.capture.FrameSource`)."""
+        for k, (index, hand) in enumerate(self.moments(still, reach)):
+            yield Frame(k, k / fps, self.picture(index, noise_seed=self.seed * 100_000 + k, hand=hand))
+
+    def _hand(self, board: np.ndarray, number: int, seat: int, reach: float) -> None:
+        """A hand and its arm from ``seat``'s edge of the board to ``reach`` of the way to field ``number``."""
+        tx, ty = self.layout.spot_centre(number, CENTRE)
+        w, h = self.layout.width_mm, self.layout.height_mm
+        sx, sy = {0: (tx, h + 40), 1: (-40, ty), 2: (tx, -40), 3: (w + 40, ty)}[seat]
+        hx, hy = sx + (tx - sx) * reach, sy + (ty - sy) * reach
+        px = _PX_PER_MM
+        colour = tuple(float(c) for c in HAND_BGR)
+        cv2.line(board, (round(sx * px), round(sy * px)), (round(hx * px), round(hy * px)), colour,
+                 round(60 * px), cv2.LINE_AA)  # fmt: skip
+        cv2.circle(board, (round(hx * px), round(hy * px)), round(45 * px), colour, -1, cv2.LINE_AA)
 
     def pixels_to_board(self) -> np.ndarray:
         """The true homography from picture pixels to board millimetres (what the markers should give)."""

@@ -1,0 +1,135 @@
+"""Just 4 Fun refereed from the camera: frames in, the board read, its settled readings judged by the interpreter.
+
+Per frame: the board's markers give the homography (the last one found is kept while a hand hides them), the
+stones are read (:func:`vision.stones.read_stones`), and a reading is judged once it has stayed the same for
+``settle`` frames (a hand over the board changes what is read from frame to frame; a stone put down stays).
+The interpreter (:class:`referee.interpret.Interpreter` with :class:`referee.just4fun.camera.JustForFunCamera`)
+says the placements; the cards drawn and played are entered on the page (:meth:`BoardReferee.enter`).
+
+Example:
+    >>> import itertools
+    >>> from vision.synth.board import RenderedBoard
+    >>> game = RenderedBoard(seed=3, players=("red", "blue"))
+    >>> referee = BoardReferee(game.states[0])
+    >>> for event in game.events[1:3]:  # the first hands, entered on the page
+    ...     _ = referee.enter(event)
+    >>> [str(v) for frame in itertools.islice(game.frames(), 20) for v in referee.process(frame)]
+    ['red plays 3 + 4 and places a stone on field 7']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from referee.interpret import Verdict
+from referee.just4fun import Event, Phase, State, StonePlaced, apply
+from referee.just4fun.camera import BoardReading, board_interpreter, entered
+from referee.types import Colour
+from vision.board import board_for, find_board
+from vision.capture import Frame
+from vision.stones import read_stones
+
+__all__ = ["BoardReferee", "Seen"]
+
+
+@dataclass
+class Seen:
+    """What one frame showed: the board found or not, the stones read, and what the referee said of them."""
+
+    frame: Frame
+    found: bool
+    reading: BoardReading | None
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+class BoardReferee:
+    """Referees a Just 4 Fun game from frames of its board; see the module's description.
+
+    Args:
+        state: the game so far.
+        settle: frames a reading must stay the same before it is judged.
+    """
+
+    def __init__(self, state: State, settle: int = 3) -> None:
+        self.layout = board_for(state.rules)
+        self.colours = [p.value for p in state.players]
+        self.interpreter = board_interpreter(state)
+        self.settle = settle
+        self.homography: np.ndarray | None = None
+        self._last: dict[tuple[int, int], Colour] | None = None
+        self._same = 0
+        self._judged: tuple[dict[tuple[int, int], Colour], State] | None = None
+        self._placed: Verdict | None = None
+        """The last placement the camera said (its cards are entered with the draw)."""
+
+    @property
+    def state(self) -> State:
+        """The game as refereed so far."""
+        state: State = self.interpreter.state
+        return state
+
+    def see(self, frame: Frame) -> Seen:
+        """Reads the board in one frame (the last homography kept while the markers are hidden)."""
+        found = find_board(frame.image, self.layout)
+        if found is not None:
+            self.homography = found
+        if self.homography is None:
+            return Seen(frame, False, None)
+        stones = read_stones(frame.image, self.homography, self.layout, self.colours)
+        seen = {key: Colour.from_str(colour) for key, colour in stones.items()}
+        return Seen(frame, found is not None, BoardReading(frame.index, frame.timestamp_s, seen))
+
+    def judge(self, seen: Seen) -> list[Verdict]:
+        """Judges a reading once it has settled (and again after the game moved on by the page)."""
+        if seen.reading is None:
+            return []
+        stones = dict(seen.reading.stones)
+        self._same = self._same + 1 if stones == self._last else 1
+        self._last = stones
+        if self._same < self.settle or self._judged == (stones, self.state):
+            return []
+        verdicts = self.interpreter.observe(seen.reading)
+        self._judged = (stones, self.state)
+        seen.verdicts = verdicts
+        for verdict in verdicts:
+            if verdict.kind == "event" and isinstance(verdict.event, StonePlaced):
+                self._placed = verdict
+        return verdicts
+
+    def process(self, frame: Frame) -> list[Verdict]:
+        """:meth:`see`, then :meth:`judge`."""
+        return self.judge(self.see(frame))
+
+    def run(self, frames: Iterator[Frame]) -> Iterator[Seen]:
+        """Every frame seen and judged."""
+        for frame in frames:
+            seen = self.see(frame)
+            self.judge(seen)
+            yield seen
+
+    def enter(self, event: Event) -> list[Verdict]:
+        """What the table entered on the page: cards drawn, or a placement (its cards played).
+
+        A placement the camera has said with other cards is the same placement with the cards entered; one it
+        has not seen (a stone on the player's own stack) is applied. Then what follows by itself (a hand thrown).
+
+        Raises:
+            IllegalEventError: what the rules refuse, or cards that do not name the field where the stone lies
+                (nothing changes).
+        """
+        state, said = self.state, self._placed
+        if isinstance(event, StonePlaced):
+            if state.phase is not Phase.PLAY and said is not None and said.state == state:  # the camera's placement
+                placed = entered(said.before, event.cards, seen=said.event.field)
+                if placed == said.event:
+                    return []
+                after = apply(said.before, placed)
+                self.interpreter.reset(after)
+                self._placed = None
+                return [Verdict("event", 0, 0.0, event=placed, before=said.before, state=after,
+                                text=f"{placed.player} played {' + '.join(map(str, placed.cards))}")]  # fmt: skip
+            event = entered(state, event.cards)
+        return self.interpreter.answer(event)

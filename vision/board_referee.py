@@ -8,12 +8,12 @@ says the placements; the cards drawn and played are entered on the page (:meth:`
 
 Example:
     >>> import itertools
-    >>> from vision.synth.board import RenderedBoard
-    >>> game = RenderedBoard(seed=3, players=("red", "blue"))
-    >>> referee = BoardReferee(game.states[0])
-    >>> for event in game.events[1:3]:  # the first hands, entered on the page
+    >>> from vision.synth.board import BoardFilm
+    >>> film = BoardFilm(seed=3, players=("red", "blue"))
+    >>> referee = BoardReferee(film.game.states[0])
+    >>> for event in film.game.events[1:3]:  # the first hands, entered on the page
     ...     _ = referee.enter(event)
-    >>> [str(v) for frame in itertools.islice(game.frames(), 20) for v in referee.process(frame)]
+    >>> [str(v) for frame in itertools.islice(film.frames(), 20) for v in referee.process(frame)]
     ['red plays 3 + 4 and places a stone on field 7']
 """
 
@@ -22,17 +22,23 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
-from referee.interpret import Verdict
+from referee.interpret import Interpreter, Verdict
 from referee.just4fun import Event, Phase, State, StonePlaced, apply
 from referee.just4fun.camera import BoardReading, board_interpreter, entered
 from referee.types import Colour
 from vision.board import board_for, find_board
 from vision.capture import Frame
+from vision.colours import PALETTE
+from vision.detections import Detections
 from vision.stones import read_stones
 
-__all__ = ["BoardReferee", "Seen"]
+__all__ = ["BOARD_GAMES", "BoardReferee", "Seen"]
+
+BOARD_GAMES = frozenset({"just-4-fun"})
+"""The games refereed from their board by :class:`BoardReferee`."""
 
 
 @dataclass
@@ -43,6 +49,10 @@ class Seen:
     found: bool
     reading: BoardReading | None
     verdicts: list[Verdict] = field(default_factory=list)
+    calibration: np.ndarray | None = None
+    """The homography used (picture pixels to board millimetres); None before the board was ever found."""
+    detections: Detections = field(default_factory=Detections.empty)
+    """No dice: what a dice table's report holds here (the live page reads both alike)."""
 
 
 class BoardReferee:
@@ -66,6 +76,16 @@ class BoardReferee:
         """The last placement the camera said (its cards are entered with the draw)."""
 
     @property
+    def observer(self) -> Interpreter:
+        """The camera interpreter (what the live page asks of any game's referee)."""
+        return self.interpreter
+
+    @property
+    def calibration(self) -> np.ndarray | None:
+        """The board's homography (picture pixels to millimetres), once its markers were seen."""
+        return self.homography
+
+    @property
     def state(self) -> State:
         """The game as refereed so far."""
         state: State = self.interpreter.state
@@ -80,7 +100,8 @@ class BoardReferee:
             return Seen(frame, False, None)
         stones = read_stones(frame.image, self.homography, self.layout, self.colours)
         seen = {key: Colour.from_str(colour) for key, colour in stones.items()}
-        return Seen(frame, found is not None, BoardReading(frame.index, frame.timestamp_s, seen))
+        reading = BoardReading(frame.index, frame.timestamp_s, seen)
+        return Seen(frame, found is not None, reading, calibration=self.homography)
 
     def judge(self, seen: Seen) -> list[Verdict]:
         """Judges a reading once it has settled (and again after the game moved on by the page)."""
@@ -129,7 +150,33 @@ class BoardReferee:
                 after = apply(said.before, placed)
                 self.interpreter.reset(after)
                 self._placed = None
-                return [Verdict("event", 0, 0.0, event=placed, before=said.before, state=after,
+                return [Verdict("event", said.frame_index, said.timestamp_s, event=placed, before=said.before,
+                                state=after, replaces=said.event, undone=1,
                                 text=f"{placed.player} played {' + '.join(map(str, placed.cards))}")]  # fmt: skip
             event = entered(state, event.cards)
         return self.interpreter.answer(event)
+
+    def learn_colour(self, name: str, seen: Seen) -> int:
+        """Not for stones: their colours are told apart from the players' colours as printed (:mod:`vision.stones`).
+
+        Raises:
+            ValueError: always, with what to do instead.
+        """
+        raise ValueError("Just 4 Fun's stones are read by their colours as they are: nothing to learn")
+
+    def annotate(self, image: np.ndarray, seen: Seen) -> np.ndarray:
+        """The frame with the board's grid and each stone read ringed in its colour (the live page's video)."""
+        out = image.copy()
+        if seen.calibration is None:
+            cv2.putText(out, "no board: put the printed board in view", (20, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9,
+                        (0, 0, 255), 2, cv2.LINE_AA)  # fmt: skip
+            return out
+        to_image = np.linalg.inv(seen.calibration)
+        for number in range(1, 37):
+            square = cv2.perspectiveTransform(self.layout.square(number).reshape(-1, 1, 2), to_image)
+            cv2.polylines(out, [square.astype(np.int32)], True, (60, 200, 255), 1, cv2.LINE_AA)
+        for (number, spot), colour in seen.reading.stones.items() if seen.reading else ():
+            centre = np.array([[self.layout.spot_centre(number, spot)]], np.float64)
+            x, y = cv2.perspectiveTransform(centre, to_image)[0, 0]
+            cv2.circle(out, (round(x), round(y)), 12, PALETTE[colour.value], 2, cv2.LINE_AA)
+        return out

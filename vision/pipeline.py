@@ -262,6 +262,14 @@ class TablePipeline:
             report.state = self.observer.state
         return report
 
+    def enter(self, event: Any) -> list[Verdict]:
+        """What the table entered on the page (a deal, a decision, a correction), then what follows by itself.
+
+        Raises:
+            IllegalEventError: when the rules refuse it (nothing changes).
+        """
+        return self.observer.answer(event)
+
     def run(self, frames: Iterator[Frame]) -> Iterator[Report]:
         """Processes frames as they come."""
         for frame in frames:

@@ -21,15 +21,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-from referee import Event, Phase, RoundScored, game_of
+from referee import RoundScored, game_of
 from referee.errors import RefereeError
+from referee.game import DiceGame
 from referee.interpret import Verdict
 from referee.lasvegas.simulate import seeded_deal
 from vision.annotate import annotate
+from vision.board_referee import BOARD_GAMES, BoardReferee
 from vision.capture import CaptureError, Frame, FrameSource
 from vision.detections import Detections
 from vision.pipeline import Report, referee_pipeline
-from web.store import Store
+from web.store import GameInfo, Store
 
 __all__ = ["Broker", "LiveReferee"]
 
@@ -133,10 +135,7 @@ class LiveReferee:
         if info is None:
             raise KeyError(f"no game {game_id}")
         self.info = info
-        state = store.state(game_id)
-        initial = store.initial_state(game_id)
-        deal = seeded_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
-        self.pipeline = referee_pipeline(reader, state, deal, calibration=calibration)
+        self.pipeline: Any = camera_pipeline(store, info, reader, calibration)
         self.observer = self.pipeline.observer
         self.last_report: Report | None = None
         self.last_read: Report | None = None
@@ -227,6 +226,14 @@ class LiveReferee:
         self._publish_frame(frame, report)
         if report.verdicts:
             self.broker.publish({"type": "state", "state": self.state_json()})
+        entries = getattr(self.source, "entries", None)  # the built-in game's players enter what the page asks
+        for event in entries(frame.index) if entries is not None else ():
+            try:
+                self.apply(event, "player")
+            except RefereeError as error:
+                with self._lock:
+                    self._record(Verdict("alert", frame.index, frame.timestamp_s,
+                                         reason=f"the players' entry was refused: {error}"))  # fmt: skip
         return True
 
     def _record(self, verdict: Verdict) -> None:
@@ -244,7 +251,7 @@ class LiveReferee:
                 game = game_of(verdict.before)
                 message["payout"] = game.payout_json(game.preview(verdict.before))
                 message["round"] = verdict.before.round
-            if verdict.state is not None and verdict.state.phase is Phase.OVER:
+            if verdict.state is not None and game_of(verdict.state).outcome(verdict.state) is not None:
                 self.store.set_status(self.game_id, "over")
         elif verdict.kind == "cleared":
             message = {"type": "event", "text": str(verdict)}
@@ -258,8 +265,8 @@ class LiveReferee:
         message["time_s"] = round(verdict.timestamp_s, 2)
         self.broker.publish(message)
 
-    def _publish_frame(self, frame: Frame, report: Report) -> None:
-        image = annotate_report(frame.image, report)
+    def _publish_frame(self, frame: Frame, report: Any) -> None:
+        image = getattr(self.pipeline, "annotate", annotate_report)(frame.image, report)
         ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 75])
         if not ok:
             return
@@ -276,19 +283,26 @@ class LiveReferee:
 
     # --- corrections (by a person, recorded with who and when) -------------------------------------
 
-    def apply(self, event: Event, who: str) -> None:
-        """Applies an event entered by a person (a deal to match the table, a fixed reading).
+    def apply(self, event: Any, who: str) -> None:
+        """Applies an event entered by a person (a deal to match the table, a fixed reading, cards played).
+
+        What the rules then do by themselves (a settlement, a hand thrown) is stored as the camera's; an entry
+        that mends what the camera said (other cards for the same stone) takes that event back first.
 
         Raises:
             RefereeError: when the rules refuse it (nothing is stored).
         """
         with self._lock:
-            verdicts = self.observer.answer(event)
-            self.store.append_event(self.game_id, event, who)
-            for forced in verdicts[1:]:  # what the rules then do by themselves (the settlement)
-                self.store.append_event(self.game_id, forced.event, "camera")
-        for verdict, by in zip(verdicts, [who, *["camera"] * (len(verdicts) - 1)], strict=True):
-            self.broker.publish({"type": "event", "text": f"{by}: {verdict}"})
+            verdicts = self.pipeline.enter(event)
+            for k, verdict in enumerate(verdicts):
+                if verdict.replaces is not None:
+                    for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
+                        self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
+                self.store.append_event(self.game_id, verdict.event, who if k == 0 else "camera")
+        for k, verdict in enumerate(verdicts):
+            self.broker.publish({"type": "event", "text": f"{who if k == 0 else 'camera'}: {verdict}"})
+        if not verdicts:
+            self.broker.publish({"type": "event", "text": f"{who}: confirmed what the camera said"})
         self.broker.publish({"type": "state", "state": self.state_json()})
 
     def question(self) -> dict[str, Any] | None:
@@ -351,7 +365,8 @@ class LiveReferee:
         with self._reading:
             if self.last_read is None:
                 raise ValueError("no dice seen yet: put the dice in the rolling area, in view of the camera")
-            return self.pipeline.learn_colour(name, self.last_read)
+            learned: int = self.pipeline.learn_colour(name, self.last_read)
+            return learned
 
     # --- what the page shows -----------------------------------------------------------------------
 
@@ -380,6 +395,31 @@ class LiveReferee:
             "question": self.question(),
             "notice": self.notice,
         }
+
+
+def camera_refereed(game: Any) -> bool:
+    """True for a game the camera referees: played with dice on a mat, or on a board it reads (Just 4 Fun)."""
+    return isinstance(game, DiceGame) or game.name in BOARD_GAMES
+
+
+def camera_pipeline(store: Store, info: GameInfo, reader: Any, calibration: Any = None) -> Any:
+    """The camera's pipeline for a stored game from where its log stops: frames in, verdicts out.
+
+    A dice game: the dice reader, the mat (or ``calibration``) and the interpreter, with the banknotes dealt from
+    the game's seed when its deal is virtual. A board game: the board's markers and its stones read.
+
+    Raises:
+        RefereeError: for a game the camera does not referee.
+    """
+    state = store.state(info.id)
+    game = game_of(state)
+    if isinstance(game, DiceGame):
+        initial = store.initial_state(info.id)
+        deal = seeded_deal(initial, info.seed, state.history) if info.deal == "virtual" else None
+        return referee_pipeline(reader, state, deal, calibration=calibration)
+    if game.name in BOARD_GAMES:
+        return BoardReferee(state)
+    raise RefereeError(f"{game.title} is not refereed from the camera")
 
 
 def game_json(state: Any, names: dict[str, str]) -> dict[str, Any]:

@@ -14,14 +14,14 @@ from typing import Any
 from flask import Blueprint, Response, abort, redirect, render_template, request, url_for
 
 from referee.errors import RefereeError
-from referee.game import DiceGame, find_ruleset, games
+from referee.game import find_ruleset, games
 from referee.lasvegas.rules import VARIANTS
 from referee.lasvegas.simulate import DEFAULT_PLAYERS
 from referee.record import record_lines
 from referee.types import Colour
 from web.app import hub
 from web.charts import money_chart_svg
-from web.live import game_json
+from web.live import camera_refereed, game_json
 from web.service import StartError
 from web.store import MAX_ID, BrokenGameError, GameInfo
 from web.validate import GameSpec, Invalid
@@ -75,13 +75,15 @@ def setup() -> Any:
 def _games_refereed() -> list[tuple[str, str]]:
     """The rule sets the page offers, ``(name, title)``: each game's own, and Royale's main game.
 
-    Las Vegas's variants are ticked apart; the main game's tiles' rolls and decisions are asked on the live page.
-    Games without dice (Just 4 Fun) wait for their board's camera referee.
+    Las Vegas's variants are ticked apart; the main game's tiles' rolls and decisions are asked on the live page;
+    Just 4 Fun's cards are entered on it.
     """
-    offered = [(ruleset.name, game.title) for game in games() if isinstance(game, DiceGame)
+    offered = [(ruleset.name, game.title) for game in games() if camera_refereed(game)
                for ruleset in [game.find_ruleset(game.name)]]  # fmt: skip
     main = find_ruleset("las-vegas-royale+main")
-    return [*offered, (main.name, "Las Vegas Royale, main game (casino tiles by casinos 1-3)")]
+    royale = next(k for k, (name, _) in enumerate(offered) if name == "las-vegas-royale")
+    return [*offered[: royale + 1], (main.name, "Las Vegas Royale, main game (casino tiles by casinos 1-3)"),
+            *offered[royale + 1 :]]  # fmt: skip
 
 
 @blueprint.post("/setup")

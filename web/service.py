@@ -21,7 +21,7 @@ from flask import Flask
 from referee import find_game, safejson
 from referee.errors import RefereeError
 from referee.game import DiceGame
-from web.live import LiveReferee
+from web.live import LiveReferee, camera_refereed
 from web.store import BrokenGameError, GameInfo, Store
 from web.validate import GameSpec
 
@@ -91,8 +91,8 @@ class Hub:
             StartError: the source or reader cannot be opened (nothing stored, the game in progress goes on).
         """
         game = find_game(spec.game)
-        if not isinstance(game, DiceGame):
-            raise RefereeError(f"{game.title} is not refereed from the camera yet (its board's referee is to come)")
+        if not camera_refereed(game):
+            raise RefereeError(f"{game.title} is not refereed from the camera")
         rules = game.find_ruleset("+".join([spec.game, *spec.variants]) if spec.variants else spec.game)
         first = game.new_game(rules, spec.players)  # raises for impossible setups; the game's own neutral colour
         neutral = first.neutral.value if getattr(first, "neutral", None) is not None else None
@@ -110,6 +110,13 @@ class Hub:
         config = self.app.config
         try:
             calibration = load_calibration(config["CALIBRATION"]) if config["CALIBRATION"] else None
+            board = not isinstance(find_game(ruleset), DiceGame)  # Just 4 Fun: its stones are read, no dice model
+            if config["SOURCE"] == "builtin" and board:
+                from vision.synth.board import BoardFilm
+
+                film = BoardFilm(seed=seed, players=players, size=tuple(config["BUILTIN_SIZE"]),
+                                 fps=float(config["BUILTIN_FPS"]))  # fmt: skip
+                return _Opened(film, None, film.fps, "", calibration)
             if config["SOURCE"] == "builtin":
                 from vision.synth.game import RenderedGame
 
@@ -124,7 +131,7 @@ class Hub:
                         notice = f"{error}; reading the built-in game's own labels instead"
                 return _Opened(game, reader, game.fps, notice, calibration)
             source = open_source(str(config["SOURCE"]), on_status=self._camera_status)
-            return _Opened(source, self._model(), 10.0, "", calibration)
+            return _Opened(source, None if board else self._model(), 10.0, "", calibration)
         except (CaptureError, ModelError, CalibrationError) as error:
             raise StartError(str(error)) from None
 

@@ -178,6 +178,8 @@ class Interpreter:
             is said from it; the misfit of whole readings summed while each passes a third of it (and is
             more than one die hidden, at whatever the model prices it: :meth:`TableCost.hidden`), above
             which the reading is an alert, when the game finds what is wrong with it.
+        prompts: say what the table is to enter (:meth:`Game.waits_for`) as an ``uncertain`` verdict when it is
+            first asked; False where entries are routine and the page shows them anyway (Just 4 Fun's cards).
         hidden_forgiven: one die hidden, and nothing else, never strains (the dice reader's commonest lasting
             error); False for a reader that does not hide what lies there (Just 4 Fun's stones: a stone gone is
             a stone taken off).
@@ -186,7 +188,7 @@ class Interpreter:
     def __init__(self, game: Game, state: Any, deal: Callable[[Any], Any] | None = None,
                  model: ObservationModel | None = None, *, beam: int = 24, margin: float = 3.0,
                  event_cost: float = 0.5, alert_cost: float = 14.0, most: int = 48,
-                 hidden_forgiven: bool = True) -> None:  # fmt: skip
+                 prompts: bool = True, hidden_forgiven: bool = True) -> None:  # fmt: skip
         self.game = game
         self.model = model or ObservationModel.default()
         self.beam = beam
@@ -195,6 +197,7 @@ class Interpreter:
         self.event_cost = event_cost
         self.alert_cost = alert_cost
         self.hidden_forgiven = hidden_forgiven
+        self.prompts = prompts
         self._deal = deal
         self.reset(state)
 
@@ -293,6 +296,8 @@ class Interpreter:
         if waiting:  # a decision or a roll the camera does not read: asked once, then the readings wait
             if waiting != self._asked:
                 self._asked = waiting
+                if not self.prompts:
+                    return verdicts
                 verdicts.append(Verdict("uncertain", frame, time_s, reason=f"enter on the page: {waiting}"))
             return verdicts
         self._asked = ""

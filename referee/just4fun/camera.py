@@ -31,7 +31,7 @@ Example:
     >>> [str(v) for v in interpreter.observe(BoardReading(1, 0.5, {(7, 0): Colour.RED}))]
     ['red plays 2 + 5 and places a stone on field 7']
     >>> interpreter.state.phase.value, JustForFunCamera.waits_for(interpreter.state)
-    ('draw', 'red: enter the 2 cards drawn (and the cards played, if not 2 and 5)')
+    ('draw', 'red: enter the 2 cards drawn (and the cards played, if not 2 + 5)')
 """
 
 from __future__ import annotations
@@ -112,9 +112,10 @@ def board_interpreter(state: State) -> Interpreter:
     """The camera interpreter for a Just 4 Fun game from ``state``, with the stones reader's errors.
 
     A stone gone from where it lay is not forgiven as a die hidden in a crowd is: the reader does not lose
-    stones (:data:`STONES_MODEL`), a player took it off.
+    stones (:data:`STONES_MODEL`), a player took it off. The cards to enter are not said as questions: they are
+    asked at every turn, and the page shows what it waits for.
     """
-    return Interpreter(JustForFunCamera(), state, model=STONES_MODEL, hidden_forgiven=False)
+    return Interpreter(JustForFunCamera(), state, model=STONES_MODEL, prompts=False, hidden_forgiven=False)
 
 
 class JustForFunCamera:
@@ -201,7 +202,7 @@ class JustForFunCamera:
             return f"{player}: enter your first {wanted} cards"
         last = state.history[-1] if state.history else None
         if isinstance(last, StonePlaced):
-            played = " and ".join(map(str, last.cards))
+            played = " + ".join(map(str, last.cards))
             return f"{player}: enter the {wanted} cards drawn (and the cards played, if not {played})"
         return f"{player}: enter the {wanted} cards drawn"
 

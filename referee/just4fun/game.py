@@ -111,7 +111,13 @@ class JustForFun:
         }
 
     def page_json(self, current: state.State, names: Mapping[str, str]) -> dict[str, Any]:
-        """The board as a page would show it: each field's stones per player, secured fields, owners."""
+        """The board as the page shows it: each field's stones per player, secured fields, owners.
+
+        With whose turn, the fields his hand can name, the lines of four one field from done, what the table is to
+        enter, and the count.
+        """
+        from referee.just4fun.camera import JustForFunCamera
+
         return {
             "game": GAME_NAME,
             "players": [
@@ -120,11 +126,21 @@ class JustForFun:
                     "name": names.get(p.value, p.value),
                     "stones": current.stones[s],
                     "cards": len(current.hands[s]),
+                    "hand": list(current.hands[s]),
                 }
                 for s, p in enumerate(current.players)
             ],
             "phase": current.phase.value,
             "turn": current.players[current.turn].value,
+            "to_act": current.players[current.turn].value if current.phase is not state.Phase.OVER else None,
+            "legal_fields": sorted({m.field for m in state.legal_placements(current)}),
+            "threats": [
+                {"player": current.players[seat].value, "line": list(line), "open": field}
+                for seat, line, field in state.threats(current)
+            ],
+            "asks": JustForFunCamera.waits_for(current),
+            "last_placed": _placed_last(current),
+            "notation": notation.to_notation(current),
             "fields": [
                 {
                     "field": n,
@@ -142,6 +158,13 @@ class JustForFun:
     def summary_json(self, current: state.State) -> dict[str, Any]:
         """The count as it stands, and once the game is over the winner and how he won."""
         return {"count": self.payout_json(state.outcome(current)), "over": current.phase is state.Phase.OVER}
+
+
+def _placed_last(current: state.State) -> str | None:
+    """The player whose stone was just placed, before his draw (he may enter the cards he played): else None."""
+    last = current.history[-1] if current.history else None
+    placed = current.phase is state.Phase.DRAW and isinstance(last, events.StonePlaced)
+    return last.player.value if placed and last is not None else None
 
 
 GAME = JustForFun()

@@ -53,6 +53,7 @@ __all__ = [
     "outcome",
     "owner",
     "refused",
+    "threats",
     "unaccounted",
 ]
 
@@ -307,6 +308,21 @@ def _next_turn(state: State, seat: int) -> State:
 def _four(state: State, seat: int, number: int) -> bool:
     """True when ``seat`` owns every field of some line of four through field ``number`` (his last stone)."""
     return any(all(owner(state, n) == seat for n in line) for line in state.rules.lines_through(number))
+
+
+def threats(state: State) -> list[tuple[int, tuple[int, ...], int]]:
+    """Lines of four a player is one field from: (seat, the line, the field he lacks), each once.
+
+    He owns three of its fields, and the fourth is one he may still come to own (not secured by another).
+    """
+    found = []
+    for line in state.rules.lines():
+        owners = [owner(state, n) for n in line]
+        for seat in set(owners) - {-1}:
+            lacking = [n for n, o in zip(line, owners, strict=True) if o != seat]
+            if len(lacking) == 1 and state.secured[lacking[0] - 1] in (-1, seat):
+                found.append((seat, line, lacking[0]))
+    return found
 
 
 @dataclass(frozen=True)

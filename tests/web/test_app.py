@@ -325,17 +325,34 @@ def test_the_setup_form_starts_a_game(tmp_path):
     assert game["names"] == {"green": "Gil", "black": "Kim"} and game["seed"] == 5
 
 
-def test_the_setup_page_offers_only_games_refereed_from_the_camera(tmp_path):
-    """Just 4 Fun is a registered game (its rules, records and replays) without a camera referee yet: the
-    setup page does not offer it, and asking for it anyway is a clear refusal that stores nothing."""
-    app = make_app(tmp_path)
+def test_a_game_of_just_4_fun_is_refereed_from_its_board_and_the_cards_entered(tmp_path):
+    """The setup page offers Just 4 Fun; the built-in film's players enter their cards drawn and played (the
+    camera sees where the stones go, not the cards); every event is stored; cards that do not make the field
+    where the stone lies are refused with why, and nothing is stored."""
+    app = make_app(tmp_path, BUILTIN_SIZE=(1280, 720))
     client = client_with_csrf(app)
-    page = client.get("/setup").get_data(as_text=True)
-    assert "las-vegas-royale" in page and "just-4-fun" not in page
-    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "blue"], "name": ["", ""]}
-    response = client.post("/setup", data=form)
-    assert response.status_code == 400 and "not refereed from the camera yet" in response.get_data(as_text=True)
-    assert client.get("/api/games").get_json() == []
+    assert "Just 4 Fun" in client.get("/setup").get_data(as_text=True)
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["white", "black"], "name": ["Wu", ""], "seed": "3"}
+    assert client.post("/setup", data=form).status_code == 302
+    live = run(app, 75)
+    state = client.get("/api/state").get_json()
+    assert state["game"] == "just-4-fun" and state["calibrated"] and len(state["fields"]) == 36
+    records = client.get(f"/api/games/{state['game_id']}/records").get_json()
+    placed = [r for r in records if r["kind"] == "event" and r["body"]["event"] == "placed"]
+    drawn = [r for r in records if r["kind"] == "event" and r["body"]["event"] == "drawn"]
+    assert len(placed) >= 3 and len(drawn) >= 5 and {r["who"] for r in drawn} == {"player"}
+    assert "camera" in {r["who"] for r in placed}  # stones on new spots: said by the camera
+    assert not [r for r in records if r["kind"] == "alert"]
+    film = live.source.game  # the truth: the camera's game is the film's game so far
+    assert live.observer.state == film.states[len(live.observer.state.history)]
+    before = len(records)
+    page = client.get("/").get_data(as_text=True)
+    assert 'id="board"' in page and 'id="event-form"' not in page
+    for url in (f"/games/{state['game_id']}", f"/games/{state['game_id']}/export.csv", "/history"):
+        assert client.get(url).status_code == 200, url
+    response = post(client, "/api/event", {"event": "placed", "player": "white", "cards": [40], "field": 40})
+    assert response.status_code == 409
+    assert client.get(f"/api/games/{state['game_id']}/records").get_json()[before:] == []
 
 
 def test_a_new_game_tells_open_pages_to_reload(playing):

@@ -15,17 +15,18 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-from referee.just4fun import Event, Rules, State, StonePlaced, play
+from referee.just4fun import CardsDrawn, Event, Rules, State, StonePlaced, play
 from vision.board import CENTRE, BoardLayout, board_for, draw_board
 from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.synth.camera import Camera, look_at
 
-__all__ = ["HAND_BGR", "STONE_MM", "RenderedBoard", "truth"]
+__all__ = ["HAND_BGR", "STONE_MM", "BoardFilm", "RenderedBoard", "Shot", "truth"]
 
 STONE_MM = 11.0
 """A stone's diameter (the board's spots are 9 mm circles in fields of 42 mm)."""
@@ -89,28 +90,6 @@ class RenderedBoard:
         lit = image.astype(np.float32) * ramp[..., None] + rng.normal(0, 3.0, image.shape)
         return np.clip(lit, 0, 255).astype(np.uint8)
 
-    def moments(self, still: int = 4, reach: int = 3) -> list[tuple[int, tuple[int, int, float] | None]]:
-        """The game as a film: per frame the state shown and the hand in view (see :meth:`picture`).
-
-        Each placement: the player's hand reaching over the field for ``reach`` frames (the stone already down
-        under it), then ``still`` frames of the board; each draw or hand thrown: ``still`` frames (nothing moves
-        on the board while cards are drawn).
-        """
-        shots: list[tuple[int, tuple[int, int, float] | None]] = [(0, None)] * still
-        for index, event in enumerate(self.events):
-            if event is None:
-                continue
-            if isinstance(event, StonePlaced):
-                seat = self.states[index - 1].turn
-                shots += [(index, (event.field, seat, (k + 1) / reach)) for k in range(reach)]
-            shots += [(index, None)] * still
-        return shots
-
-    def frames(self, fps: float = 10.0, still: int = 4, reach: int = 3) -> Iterator[Frame]:
-        """The film of :meth:`moments` as frames (a :class:`~vision.capture.FrameSource`)."""
-        for k, (index, hand) in enumerate(self.moments(still, reach)):
-            yield Frame(k, k / fps, self.picture(index, noise_seed=self.seed * 100_000 + k, hand=hand))
-
     def _hand(self, board: np.ndarray, number: int, seat: int, reach: float) -> None:
         """A hand and its arm from ``seat``'s edge of the board to ``reach`` of the way to field ``number``."""
         tx, ty = self.layout.spot_centre(number, CENTRE)
@@ -139,3 +118,59 @@ def _stone(board: np.ndarray, cx: float, cy: float, colour: tuple[int, int, int]
     lit = np.minimum(body * 1.15 + 12, 255)
     cv2.circle(board, (round(cx - r * 0.25), round(cy - r * 0.25)), round(r * 0.3), tuple(float(c) for c in lit), -1,
                cv2.LINE_AA)  # fmt: skip
+
+
+class Shot(NamedTuple):
+    """One frame of a :class:`BoardFilm`."""
+
+    index: int
+    """The game's state shown (an index into :attr:`RenderedBoard.states`)."""
+    hand: tuple[int, int, float] | None
+    """A hand over the board (see :meth:`RenderedBoard.picture`)."""
+    entered: tuple[Event, ...]
+    """What the players enter on the page once this frame is shown (cards drawn; the cards played)."""
+
+
+class BoardFilm:
+    """A rendered game of Just 4 Fun as a film (a :class:`~vision.capture.FrameSource`), and its players' entries.
+
+    Each placement: the player's hand reaching over the field for ``reach`` frames (the stone already down under
+    it), then ``still`` frames of the board, after which he enters the cards he played; each draw: ``still``
+    frames, the cards drawn entered after the first (a hand thrown is the rules' to say: nothing is entered).
+    The built-in demo of ``make demo`` when Just 4 Fun is picked.
+    """
+
+    def __init__(self, seed: int = 2005, players: Sequence[str] = ("red", "blue", "green"),
+                 size: tuple[int, int] = (1280, 720), fps: float = 10.0, still: int = 4, reach: int = 3,
+                 ) -> None:  # fmt: skip
+        self.game = RenderedBoard(seed, players, size=size)
+        self.fps = fps
+        self.shots: list[Shot] = [Shot(0, None, ())] * still
+        for index, event in enumerate(self.game.events):
+            if isinstance(event, StonePlaced):
+                seat = self.game.states[index - 1].turn
+                self.shots += [Shot(index, (event.field, seat, (k + 1) / reach), ()) for k in range(reach)]
+                self.shots += [Shot(index, None, ())] * (still - 1) + [Shot(index, None, (event,))]
+            elif isinstance(event, CardsDrawn):
+                self.shots += [Shot(index, None, (event,))] + [Shot(index, None, ())] * (still - 1)
+            elif event is not None:
+                self.shots += [Shot(index, None, ())] * still
+        self._start = 0
+
+    def frames(self) -> Iterator[Frame]:
+        """The frames, from the start (or from where :meth:`resume` put it)."""
+        for k in range(self._start, len(self.shots)):
+            shot = self.shots[k]
+            image = self.game.picture(shot.index, noise_seed=self.game.seed * 100_000 + k, hand=shot.hand)
+            yield Frame(k, k / self.fps, image)
+
+    def entries(self, frame_index: int) -> tuple[Event, ...]:
+        """What the players enter once frame ``frame_index`` is shown."""
+        return self.shots[frame_index].entered if 0 <= frame_index < len(self.shots) else ()
+
+    def resume(self, history: Sequence[Event]) -> bool:
+        """Starts the film after the events of a game's record; False when the film never reaches that record."""
+        if list(history) != self.game.events[1 : len(history) + 1]:
+            return False
+        self._start = next((k for k, shot in enumerate(self.shots) if shot.index > len(history)), len(self.shots))
+        return True

@@ -17,13 +17,14 @@ function say(text) {
 }
 
 // Each game draws its own table; a game without a view here shows its table notation.
-const VIEWS = {"las-vegas": lasVegasView, "las-vegas-royale": royaleView};
+const VIEWS = {"las-vegas": lasVegasView, "las-vegas-royale": royaleView, "just-4-fun": boardView};
 
 function render(state) {
   document.getElementById("status").textContent = state.status + (state.calibrated ? "" : " (not calibrated)");
   document.getElementById("fps").textContent = state.fps + " frames/s, " + state.processing_ms + " ms each";
   document.getElementById("notice").textContent = state.notice || "";
-  document.getElementById("round").textContent = state.round;
+  const round = document.getElementById("round");
+  if (round) round.textContent = state.round;
   const names = Object.fromEntries((state.players || []).map(p => [p.colour, p.name]));
   (VIEWS[state.game] || notationView)(state, names);
 }
@@ -84,6 +85,82 @@ function lasVegasView(state, names) {
       list.append(li);
     });
     final.append(h, list);
+  }
+}
+
+// Just 4 Fun: the 6x6 board (stones per player, secured fields, owners, the fields the hand to play can name,
+// lines of four one field from done), the players with their stones left, hands and the count if the game ended
+// now, and what the table enters: the cards drawn, and the cards played (the camera cannot see them).
+function boardView(state, names) {
+  const who = c => names[c] || c;
+  document.getElementById("turn").textContent = state.phase === "over" ? "game over"
+    : who(state.to_act) + (state.phase === "play" ? " to place a stone" : " to draw");
+  const open = new Set(state.threats.map(t => t.open));
+  const legal = new Set(state.legal_fields);
+  const board = document.getElementById("board");
+  board.replaceChildren();
+  const rows = [...Array(6)].map(() => board.insertRow());
+  state.fields.slice().sort((a, b) => a.row - b.row || a.column - b.column).forEach(f => {
+    const cell = rows[f.row].insertCell();
+    cell.className = "field" + (legal.has(f.field) ? " legal" : "") + (f.owner ? " owned " + f.owner : "");
+    const number = document.createElement("b");
+    number.textContent = f.field + (f.secured ? " ★" : "") + (open.has(f.field) ? " !" : "");
+    cell.append(number, document.createElement("br"));
+    for (const [colour, n] of Object.entries(f.stones)) cell.append(chip(colour, String(n)), " ");
+  });
+  const scores = document.getElementById("scores");
+  scores.replaceChildren();
+  state.players.forEach(p => {
+    const row = scores.insertRow();
+    row.insertCell().append(chip(p.colour, p.name));
+    row.insertCell().textContent = p.stones + " stones left";
+    row.insertCell().textContent = "cards " + (p.hand.join(" ") || "none");
+    row.insertCell().textContent = (state.count.points[p.colour] || 0) + " points";
+  });
+  const final = document.getElementById("final");
+  final.replaceChildren();
+  if (state.phase === "over") {
+    const h = document.createElement("h2");
+    h.textContent = state.count.winner ? who(state.count.winner) + " wins by " + (state.count.by === "line" ?
+      "four fields in a line" : "points") : "no winner";
+    const list = document.createElement("ul");
+    state.count.reasons.forEach(r => { const li = document.createElement("li"); li.textContent = r; list.append(li); });
+    final.append(h, list);
+  }
+  cardsView(state, who);
+  questionView(state.question);
+}
+
+// The cards drawn (asked once a stone is placed) and the cards played (a stone on the player's own stack, or other
+// cards than the camera said): numbers separated by spaces.
+function cardsView(state, who) {
+  const box = document.getElementById("asks");
+  if (box.contains(document.activeElement)) return;  // never under the fingers of whoever types
+  box.replaceChildren();
+  if (state.phase === "over") return;
+  const h = document.createElement("h2");
+  h.textContent = "Enter on the page";
+  const what = document.createElement("p");
+  what.textContent = state.asks || who(state.to_act) + ": the camera watches the board; a stone put on your own stack is entered here";
+  box.append(h, what);
+  const numbers = text => text.split(/[\s,+]+/).filter(Boolean).map(Number);
+  const entry = (label, send) => {
+    const input = document.createElement("input");
+    input.placeholder = "e.g. 3 9";
+    input.size = 10;
+    const button = document.createElement("button");
+    button.textContent = label;
+    button.addEventListener("click", () => send(numbers(input.value)));
+    box.append(input, " ", button, " ");
+  };
+  const by = () => document.querySelector("#undo-form input").value;
+  if (state.phase === "deal" || state.phase === "draw") {
+    entry("cards drawn", cards => post("/api/event", {event: "drawn", player: state.to_act, cards: cards, who: by()}));
+  }
+  const placer = state.phase === "play" ? state.to_act : state.last_placed;
+  if (placer) {
+    entry("cards played by " + who(placer), cards => post("/api/event", {event: "placed", player: placer, cards: cards,
+      field: cards.reduce((a, b) => a + b, 0), who: by()}));
   }
 }
 
@@ -238,7 +315,8 @@ document.getElementById("undo-form").addEventListener("submit", e => {
   e.preventDefault();
   post("/api/undo", {who: e.target.who.value});
 });
-document.getElementById("event-form").addEventListener("submit", e => {
+const eventForm = document.getElementById("event-form");
+if (eventForm) eventForm.addEventListener("submit", e => {
   e.preventDefault();
   const f = e.target;
   post("/api/event", {event: "placed", player: f.player.value, casino: Number(f.casino.value), dice: Number(f.dice.value),

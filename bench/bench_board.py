@@ -29,7 +29,7 @@ from typing import Any
 
 from models.dice_detector.evaluate import cpu_description
 from referee.errors import IllegalEventError
-from referee.just4fun import CardsDrawn, HandDiscarded, StonePlaced, outcome
+from referee.just4fun import CardsDrawn, HandDiscarded, Phase, State, StonePlaced, outcome
 from referee.just4fun.camera import JustForFunCamera
 from vision.board_referee import BoardReferee
 from vision.capture import Frame
@@ -43,8 +43,13 @@ def players_for(count: int, seed: int) -> tuple[str, ...]:
     return tuple(COLOURS[(seed + k) % len(COLOURS)] for k in range(count))
 
 
-def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float = 10.0) -> dict[str, Any]:
-    """Films ``game`` through a :class:`BoardReferee`, the players answering the page; the counts (module doc)."""
+def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float = 10.0, hover: int = 0,
+                 late: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Films ``game`` through a :class:`BoardReferee`, the players answering the page; the counts (module doc).
+
+    ``hover``: frames the hand rests over the field, still, once it has put the stone down. ``late``: each draw is
+    entered only after the next player has put his stone down (a player slow at the page).
+    """
     counts: Counter[str] = Counter()
     said: list[str] = []
     referee = BoardReferee(game.states[0])
@@ -62,13 +67,32 @@ def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float
                 counts["revised"] += verdict.replaces is not None
             k += 1
 
+    def draw(event: CardsDrawn, before: State, after: State) -> None:
+        if referee.state != before:
+            counts["out_of_step"] += 1
+            referee.interpreter.reset(before)
+        try:
+            referee.enter(event)
+        except IllegalEventError:
+            counts["refused"] += 1
+            referee.interpreter.reset(after)
+
+    pending: tuple[CardsDrawn, State, State] | None = None
     film(0, [None] * still)
     for index, event in enumerate(game.events):
         if event is None:
             continue
         before, after = game.states[index - 1], game.states[index]
+        if pending is not None and not isinstance(event, StonePlaced):  # no stone to wait for: entered now
+            draw(*pending)
+            pending = None
         if isinstance(event, StonePlaced):
-            film(index, [(event.field, before.turn, (r + 1) / reach) for r in range(reach)] + [None] * still)
+            reaching = [(event.field, before.turn, (r + 1) / reach) for r in range(reach)]
+            film(index, reaching + [(event.field, before.turn, 1.0)] * hover + [None] * still)
+            if pending is not None:  # the draw before, entered only now: the board is judged again
+                draw(*pending)
+                pending = None
+                film(index, [None])
             counts["placements"] += 1
             visible = camera.expected(after) != camera.expected(before)
             now = referee.state
@@ -86,14 +110,10 @@ def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float
                 counts["wrong"] += 1
                 referee.interpreter.reset(after)
         elif isinstance(event, CardsDrawn):
-            if referee.state != before:
-                counts["out_of_step"] += 1
-                referee.interpreter.reset(before)
-            try:
-                referee.enter(event)
-            except IllegalEventError:
-                counts["refused"] += 1
-                referee.interpreter.reset(after)
+            if late and before.phase is Phase.DRAW:
+                pending = (event, before, after)
+            else:
+                draw(event, before, after)
         elif isinstance(event, HandDiscarded):
             counts["hands_thrown"] += 1
             if referee.state != after:
@@ -113,13 +133,16 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--seeds", type=int, nargs=2, default=[600, 603], metavar=("FIRST", "END"))
     parser.add_argument("--verbose", action="store_true", help="print every alert and question")
+    parser.add_argument("--hover", type=int, default=0, help="frames a hand rests over the field it put a stone on")
+    parser.add_argument("--late", action="store_true", help="each draw entered after the next stone is put down")
     args = parser.parse_args()
     for count in args.players:
         totals: Counter[str] = Counter()
         games = right = 0
         started = time.perf_counter()
         for seed in range(*args.seeds):
-            result = referee_game(RenderedBoard(seed=seed, players=players_for(count, seed)))
+            game = RenderedBoard(seed=seed, players=players_for(count, seed))
+            result = referee_game(game, hover=args.hover, late=args.late)
             games += 1
             right += result.pop("right")
             said = result.pop("said")
@@ -128,7 +151,8 @@ def main() -> None:
             totals.update(result)
             print(json.dumps({"players": count, "seed": seed, **result}), flush=True)
         seconds = time.perf_counter() - started
-        print(json.dumps({"players": count, "seeds": args.seeds, "games": games, "right_games": right,
+        print(json.dumps({"players": count, "seeds": args.seeds, "hover": args.hover, "late": args.late,
+                          "games": games, "right_games": right,
                           **dict(totals), "frames_per_s": round(totals["frames"] / seconds, 1),
                           "processor": cpu_description()}), flush=True)  # fmt: skip
 

@@ -1,8 +1,10 @@
 """Just 4 Fun refereed from the camera: frames in, the board read, its settled readings judged by the interpreter.
 
 Per frame: the board's markers give the homography (the last one found is kept while a hand hides them), the
-stones are read (:func:`vision.stones.read_stones`), and a reading is judged once it has stayed the same for
-``settle`` frames (a hand over the board changes what is read from frame to frame; a stone put down stays).
+stones are read (:func:`vision.stones.read_board`), and a reading is judged once it has stayed the same for
+``settle`` frames with nothing but stones on the board (a hand over it changes what is read from frame to frame,
+and what it hides is no stone in play: a hand resting still is not a reading). Something that is no stone in play
+lying still on the board for ``stray`` frames (a card, a stone of a colour not in play) is an alert.
 The interpreter (:class:`referee.interpret.Interpreter` with :class:`referee.just4fun.camera.JustForFunCamera`)
 says the placements; the cards drawn and played are entered on the page (:meth:`BoardReferee.enter`).
 
@@ -33,7 +35,7 @@ from vision.board import board_for, find_board
 from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.detections import Detections
-from vision.stones import read_stones
+from vision.stones import read_board
 
 __all__ = ["BOARD_GAMES", "BoardReferee", "Seen"]
 
@@ -49,6 +51,8 @@ class Seen:
     found: bool
     reading: BoardReading | None
     verdicts: list[Verdict] = field(default_factory=list)
+    covered: frozenset[tuple[int, int]] = frozenset()
+    """The spots something that is no stone in play hides (a hand): the reading is not judged."""
     calibration: np.ndarray | None = None
     """The homography used (picture pixels to board millimetres); None before the board was ever found."""
     detections: Detections = field(default_factory=Detections.empty)
@@ -61,13 +65,17 @@ class BoardReferee:
     Args:
         state: the game so far.
         settle: frames a reading must stay the same before it is judged.
+        stray: frames something that is no stone in play may lie still on the board before it is an alert.
     """
 
-    def __init__(self, state: State, settle: int = 3) -> None:
+    def __init__(self, state: State, settle: int = 3, stray: int = 30) -> None:
         self.layout = board_for(state.rules)
         self.colours = [p.value for p in state.players]
         self.interpreter = board_interpreter(state)
         self.settle = settle
+        self.stray = stray
+        self._covered: frozenset[tuple[int, int]] = frozenset()
+        self._covered_for = 0
         self.homography: np.ndarray | None = None
         self._last: dict[tuple[int, int], Colour] | None = None
         self._same = 0
@@ -98,10 +106,10 @@ class BoardReferee:
             self.homography = found
         if self.homography is None:
             return Seen(frame, False, None)
-        stones = read_stones(frame.image, self.homography, self.layout, self.colours)
-        seen = {key: Colour.from_str(colour) for key, colour in stones.items()}
+        board = read_board(frame.image, self.homography, self.layout, self.colours)
+        seen = {key: Colour.from_str(colour) for key, colour in board.stones.items()}
         reading = BoardReading(frame.index, frame.timestamp_s, seen)
-        return Seen(frame, found is not None, reading, calibration=self.homography)
+        return Seen(frame, found is not None, reading, covered=board.covered, calibration=self.homography)
 
     def judge(self, seen: Seen) -> list[Verdict]:
         """Judges a reading once it has settled (and again after the game moved on by the page)."""
@@ -110,6 +118,9 @@ class BoardReferee:
         stones = dict(seen.reading.stones)
         self._same = self._same + 1 if stones == self._last else 1
         self._last = stones
+        if seen.covered:
+            return self._stray(seen)
+        self._covered, self._covered_for = frozenset(), 0
         if self._same < self.settle or self._judged == (stones, self.state):
             return []
         verdicts = self.interpreter.observe(seen.reading)
@@ -119,6 +130,18 @@ class BoardReferee:
             if verdict.kind == "event" and isinstance(verdict.event, StonePlaced):
                 self._placed = verdict
         return verdicts
+
+    def _stray(self, seen: Seen) -> list[Verdict]:
+        """Something that is no stone in play hides spots: not judged; an alert once it lies still ``stray`` frames."""
+        self._covered_for = self._covered_for + 1 if seen.covered == self._covered else 1
+        self._covered = seen.covered
+        if self._covered_for != self.stray:
+            return []
+        fields = ", ".join(str(n) for n in sorted({n for n, _ in seen.covered}))
+        reason = (f"something that is no stone in play lies on field {fields} (a hand, a card, a stone of another "
+                  "colour): take it off the board")  # fmt: skip
+        seen.verdicts = [Verdict("alert", seen.frame.index, seen.frame.timestamp_s, reason=reason)]
+        return seen.verdicts
 
     def process(self, frame: Frame) -> list[Verdict]:
         """:meth:`see`, then :meth:`judge`."""

@@ -20,6 +20,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,7 +28,7 @@ import numpy as np
 from vision.board import CENTRE, BoardLayout, draw_board
 from vision.colours import PALETTE
 
-__all__ = ["STONE_DIFFERENCE", "read_stones"]
+__all__ = ["STONE_COLOUR_DISTANCE", "STONE_DIFFERENCE", "BoardSeen", "read_board", "read_stones"]
 
 _PX_PER_MM = 3.0
 _SPOT_MM = 4.2
@@ -36,6 +37,23 @@ STONE_DIFFERENCE = 22.0
 """Mean absolute difference (0-255, each field's light corrected by its bare corners) from the bare spot above
 which a stone lies there: chosen on rendered boards of seeds 1-8 (48 pictures: bare spots measured 1-7 with
 noise and uneven light, stones 52 (white) to 132 (black))."""
+
+
+STONE_COLOUR_DISTANCE = 35.0
+"""CIELAB distance (OpenCV's 8-bit scale) from the nearest colour in play beyond which what hides a spot is no
+stone in play (a hand, a card, a stone of another colour): the spot is *covered*, not read. Chosen on rendered
+boards of seeds 40-51 and 1-6: stones in plain view lay at most 22.5 from their colour (1,203 stones), what a
+hand over the board showed at least 53 from every colour in play (2,019 spots)."""
+
+
+@dataclass(frozen=True)
+class BoardSeen:
+    """A board read: the stones on their spots, and the spots something else hides."""
+
+    stones: dict[tuple[int, int], str]
+    """(field, spot) -> colour, for every spot a stone in play covers."""
+    covered: frozenset[tuple[int, int]]
+    """(field, spot) hidden by something that is no stone in play (:data:`STONE_COLOUR_DISTANCE`)."""
 
 
 _EMPTY: dict[tuple[int, ...], np.ndarray] = {}
@@ -51,7 +69,13 @@ def _empty(layout: BoardLayout) -> np.ndarray:
 
 def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout, colours: Sequence[str],
                 ) -> dict[tuple[int, int], str]:  # fmt: skip
-    """The stones seen: (field, spot) -> colour, for every spot a stone covers.
+    """The stones seen: (field, spot) -> colour, for every spot a stone in play covers (see :func:`read_board`)."""
+    return read_board(image, pixels_to_board, layout, colours).stones
+
+
+def read_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout, colours: Sequence[str],
+               ) -> BoardSeen:  # fmt: skip
+    """The stones seen on their spots, and the spots something else hides (a hand over the board).
 
     Spots 0-3 lie by a seat's side; :data:`~vision.board.CENTRE` holds a secured stack. ``pixels_to_board`` is
     the homography from the picture's pixels to board millimetres (:func:`vision.board.find_board`).
@@ -68,6 +92,7 @@ def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLay
     disc[xx**2 + yy**2 <= radius**2] = True
     inner = xx**2 + yy**2 <= (radius * 0.6) ** 2
     seen: dict[tuple[int, int], str] = {}
+    covered: set[tuple[int, int]] = set()
     for number in range(1, 37):
         gain = _field_gain(flat, empty, layout, number)
         for spot in (0, 1, 2, 3, CENTRE):
@@ -80,8 +105,12 @@ def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLay
                 continue
             top = np.median(here[inner], axis=0)
             top_lab = cv2.cvtColor(np.uint8([[np.clip(top, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
-            seen[number, spot] = names[int(np.argmin(np.linalg.norm(lab - top_lab, axis=1)))]
-    return seen
+            distances = np.linalg.norm(lab - top_lab, axis=1)
+            if float(distances.min()) > STONE_COLOUR_DISTANCE:
+                covered.add((number, spot))
+            else:
+                seen[number, spot] = names[int(np.argmin(distances))]
+    return BoardSeen(seen, frozenset(covered))
 
 
 def _field_gain(flat: np.ndarray, empty: np.ndarray, layout: BoardLayout, number: int) -> np.ndarray:

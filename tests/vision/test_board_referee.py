@@ -66,3 +66,18 @@ def test_a_frame_without_the_board_is_not_judged():
     referee = BoardReferee(RenderedBoard(seed=2, players=("red", "blue")).states[0])
     seen = referee.see(Frame(0, 0.0, np.full((720, 1280, 3), 90, np.uint8)))
     assert not seen.found and seen.reading is None and referee.judge(seen) == []
+
+
+def test_a_hand_resting_over_the_board_is_no_reading_and_an_alert_once_it_stays(game):
+    """What a hand hides is no stone in play (vision.stones.STONE_COLOUR_DISTANCE): a still hand is not read as
+    stones; lying still past ``stray`` frames it is said once; taken away, the stone under it is said."""
+    referee = BoardReferee(game.states[0], stray=8)
+    first = next(i for i, e in enumerate(game.events) if isinstance(e, StonePlaced))
+    for event in game.events[1:first]:
+        referee.enter(event)
+    event = game.events[first]
+    resting = film(referee, game, first, [(event.field, 0, 1.0)] * 10, still=0)
+    assert [v.kind for v in resting] == ["alert"] and "no stone in play" in resting[0].reason
+    assert referee.state == game.states[first - 1]  # nothing said while the hand lies there
+    said = film(referee, game, first)
+    assert next(v.event for v in said if v.kind == "event").field == event.field

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.board import CENTRE, find_board
-from vision.stones import read_stones
+from vision.stones import read_board, read_stones
 from vision.synth.board import RenderedBoard, truth
 
 
@@ -40,3 +40,19 @@ def test_the_renderers_truth_follows_the_states_stones():
     stones = list(truth(last))
     assert sum(height for *_, height in stones) == sum(map(sum, last.stacks))
     assert all(0 <= spot <= CENTRE and 1 <= n <= 36 for n, spot, *_ in stones)
+
+
+def test_what_a_hand_hides_is_covered_never_a_stone_in_play():
+    """A hand reaching over the board: every spot it hides is either read as the stone that lies there or
+    covered; none is taken for a stone that is not there (seeds 135-136, never used to choose the threshold)."""
+    for seed, players in ((135, ("red", "blue", "green")), (136, ("black", "white", "yellow", "red"))):
+        game = RenderedBoard(seed=seed, players=players)
+        placed = [i for i, e in enumerate(game.events) if e is not None and hasattr(e, "field")][5::9]
+        for index in placed:
+            field, seat = game.events[index].field, game.states[index - 1].turn
+            for reach in (0.6, 1.0):
+                seen = read_board(game.picture(index, hand=(field, seat, reach)), game.pixels_to_board(),
+                                  game.layout, players)  # fmt: skip
+                true = {(n, s): c for n, s, c, _ in truth(game.states[index])}
+                assert seen.covered or reach < 1, (seed, index)  # over the field, the hand hides its spots
+                assert all(true.get(spot) == colour for spot, colour in seen.stones.items()), (seed, index, reach)

@@ -266,7 +266,7 @@ def run_stones(args: argparse.Namespace) -> int:
     from referee.errors import RefereeError
     from referee.just4fun.rules import ruleset
     from vision.board import CENTRE, board_for, find_board
-    from vision.stones import read_stones
+    from vision.stones import read_board
 
     colours = _colours(args.colours, "stones")
     if colours is None:
@@ -287,12 +287,13 @@ def run_stones(args: argparse.Namespace) -> int:
             status = 1
             continue
         started = time.perf_counter()
-        seen = read_stones(image, homography, layout, colours)
+        seen = read_board(image, homography, layout, colours)
         ms = (time.perf_counter() - started) * 1000
         stones = [{"field": n, "spot": "centre" if spot == CENTRE else spot, "colour": colour}
-                  for (n, spot), colour in sorted(seen.items())]  # fmt: skip
+                  for (n, spot), colour in sorted(seen.stones.items())]  # fmt: skip
+        covered = [{"field": n, "spot": "centre" if spot == CENTRE else spot} for n, spot in sorted(seen.covered)]
         _emit({"image": path, "width": image.shape[1], "height": image.shape[0], "ms": round(ms, 1),
-               "stones": stones}, sys.stdout)  # fmt: skip
+               "stones": stones, "covered": covered}, sys.stdout)  # fmt: skip
     return status
 
 

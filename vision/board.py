@@ -26,7 +26,16 @@ import numpy as np
 from referee.just4fun.rules import CENTRE, SIDE, Rules, ruleset
 from vision.mat import draw_markers, marker_homography, write_sheet_pdf
 
-__all__ = ["BOARD", "CENTRE", "BoardLayout", "board_for", "draw_board", "find_board", "write_board_pdf"]
+__all__ = [
+    "BOARD",
+    "CENTRE",
+    "BoardLayout",
+    "board_for",
+    "draw_board",
+    "find_board",
+    "grid_homography",
+    "write_board_pdf",
+]
 
 _BANDS = ((1, 9, (178, 170, 160)), (10, 19, (165, 172, 168)), (20, 29, (160, 162, 178)), (30, 36, (150, 150, 150)))
 """The fields' tints by number band (1-9, 10-19, 20-29, 30-36), BGR: mid-tones of little colour, so that a stone
@@ -138,6 +147,22 @@ def draw_board(px_per_mm: float = 4.0, layout: BoardLayout = BOARD) -> np.ndarra
 def find_board(image: np.ndarray, layout: BoardLayout = BOARD, min_markers: int = 2) -> np.ndarray | None:
     """The homography from image pixels to board millimetres, from the board's markers; None with too few."""
     return marker_homography(image, layout.markers, layout.marker_mm, min_markers)
+
+
+def grid_homography(corners_px: np.ndarray, layout: BoardLayout = BOARD) -> np.ndarray:
+    """The homography from image pixels to board millimetres, from the four corners of a board's 6x6 grid.
+
+    For a real board (no markers): its grid's corners clockwise from the far-left one (seat 2's left, seat 0
+    facing), clicked on the calibration page; the fields and spots follow from the layout.
+
+    Raises:
+        CalibrationError: for anything but four distinct corners forming a convex quadrilateral.
+    """
+    from vision.zones import homography_from_corners
+
+    span = SIDE * layout.field_mm
+    x0, y0 = layout.origin
+    return np.array([[1.0, 0.0, x0], [0.0, 1.0, y0], [0.0, 0.0, 1.0]]) @ homography_from_corners(corners_px, span, span)
 
 
 def write_board_pdf(path: str | os.PathLike[str], paper: str = "a3", dpi: int = 150, layout: BoardLayout = BOARD,

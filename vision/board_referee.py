@@ -31,11 +31,11 @@ from referee.interpret import Interpreter, Verdict
 from referee.just4fun import Event, Phase, State, StonePlaced, apply
 from referee.just4fun.camera import BoardReading, board_interpreter, entered
 from referee.types import Colour
-from vision.board import board_for, find_board
+from vision.board import board_for, find_board, grid_homography
 from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.detections import Detections
-from vision.stones import read_board
+from vision.stones import bare_board, read_board
 
 __all__ = ["BOARD_GAMES", "BoardReferee", "Seen"]
 
@@ -66,9 +66,14 @@ class BoardReferee:
         state: the game so far.
         settle: frames a reading must stay the same before it is judged.
         stray: frames something that is no stone in play may lie still on the board before it is an alert.
+        corners: a real board's grid corners in the picture (:func:`vision.board.grid_homography`), instead of
+            the printed board's markers.
+        bare: that board seen empty (:func:`vision.stones.bare_board`); with ``corners`` and without it, the
+            first frame seen is taken for it (calibrate with the board empty).
     """
 
-    def __init__(self, state: State, settle: int = 3, stray: int = 30) -> None:
+    def __init__(self, state: State, settle: int = 3, stray: int = 30, corners: np.ndarray | None = None,
+                 bare: np.ndarray | None = None) -> None:  # fmt: skip
         self.layout = board_for(state.rules)
         self.colours = [p.value for p in state.players]
         self.interpreter = board_interpreter(state)
@@ -77,6 +82,11 @@ class BoardReferee:
         self._covered: frozenset[tuple[int, int]] = frozenset()
         self._covered_for = 0
         self.homography: np.ndarray | None = None
+        self.fixed: np.ndarray | None = None
+        """The homography from a real board's corners (None: the printed board's markers, found in every frame)."""
+        self.bare = bare
+        if corners is not None:
+            self.fixed = self.homography = grid_homography(corners, self.layout)
         self._last: dict[tuple[int, int], Colour] | None = None
         self._same = 0
         self._judged: tuple[dict[tuple[int, int], Colour], State] | None = None
@@ -101,12 +111,14 @@ class BoardReferee:
 
     def see(self, frame: Frame) -> Seen:
         """Reads the board in one frame (the last homography kept while the markers are hidden)."""
-        found = find_board(frame.image, self.layout)
+        found = find_board(frame.image, self.layout) if self.fixed is None else self.fixed
         if found is not None:
             self.homography = found
         if self.homography is None:
             return Seen(frame, False, None)
-        board = read_board(frame.image, self.homography, self.layout, self.colours)
+        if self.fixed is not None and self.bare is None:
+            self.bare = bare_board(frame.image, self.fixed, self.layout)
+        board = read_board(frame.image, self.homography, self.layout, self.colours, self.bare)
         seen = {key: Colour.from_str(colour) for key, colour in board.stones.items()}
         reading = BoardReading(frame.index, frame.timestamp_s, seen)
         return Seen(frame, found is not None, reading, covered=board.covered, calibration=self.homography)
@@ -178,6 +190,17 @@ class BoardReferee:
                                 text=f"{placed.player} played {' + '.join(map(str, placed.cards))}")]  # fmt: skip
             event = entered(state, event.cards)
         return self.interpreter.answer(event)
+
+    def calibrate(self, corners: np.ndarray, image: np.ndarray) -> None:
+        """A real board from its grid's four corners in ``image``, which shows it empty (the reference of each spot).
+
+        Raises:
+            CalibrationError: for corners that do not form a convex quadrilateral (nothing changes).
+        """
+        fixed = grid_homography(corners, self.layout)
+        self.bare = bare_board(image, fixed, self.layout)
+        self.fixed = self.homography = fixed
+        self._last, self._judged = None, None
 
     def learn_colour(self, name: str, seen: Seen) -> int:
         """Not for stones: their colours are told apart from the players' colours as printed (:mod:`vision.stones`).

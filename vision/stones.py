@@ -28,7 +28,7 @@ import numpy as np
 from vision.board import CENTRE, BoardLayout, draw_board
 from vision.colours import PALETTE
 
-__all__ = ["STONE_COLOUR_DISTANCE", "STONE_DIFFERENCE", "BoardSeen", "read_board", "read_stones"]
+__all__ = ["STONE_COLOUR_DISTANCE", "STONE_DIFFERENCE", "BoardSeen", "bare_board", "read_board", "read_stones"]
 
 _PX_PER_MM = 3.0
 _SPOT_MM = 4.2
@@ -67,6 +67,20 @@ def _empty(layout: BoardLayout) -> np.ndarray:
     return _EMPTY[key]
 
 
+def bare_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout) -> np.ndarray:
+    """A picture of the board with no stone on it, as :func:`read_board` compares each spot with (``bare``).
+
+    The reference of a real board (one not printed by ``dice-referee mat``): photographed empty when calibrated.
+    """
+    return _flat(image, pixels_to_board, _empty(layout).shape[:2])
+
+
+def _flat(image: np.ndarray, pixels_to_board: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The picture warped onto the board's plane at the reading's scale."""
+    to_board = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0]) @ np.asarray(pixels_to_board, np.float64)
+    return cv2.warpPerspective(image, to_board, (shape[1], shape[0]), flags=cv2.INTER_AREA).astype(np.float32)
+
+
 def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout, colours: Sequence[str],
                 ) -> dict[tuple[int, int], str]:  # fmt: skip
     """The stones seen: (field, spot) -> colour, for every spot a stone in play covers (see :func:`read_board`)."""
@@ -74,16 +88,16 @@ def read_stones(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLay
 
 
 def read_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayout, colours: Sequence[str],
-               ) -> BoardSeen:  # fmt: skip
+               bare: np.ndarray | None = None) -> BoardSeen:  # fmt: skip
     """The stones seen on their spots, and the spots something else hides (a hand over the board).
 
     Spots 0-3 lie by a seat's side; :data:`~vision.board.CENTRE` holds a secured stack. ``pixels_to_board`` is
-    the homography from the picture's pixels to board millimetres (:func:`vision.board.find_board`).
+    the homography from the picture's pixels to board millimetres (:func:`vision.board.find_board`, or
+    :func:`vision.board.grid_homography` for a real board). ``bare``: the board seen empty (:func:`bare_board`);
+    by default the printed board as drawn.
     """
-    empty = _empty(layout)
-    h, w = empty.shape[:2]
-    to_board = np.diag([_PX_PER_MM, _PX_PER_MM, 1.0]) @ np.asarray(pixels_to_board, np.float64)
-    flat = cv2.warpPerspective(image, to_board, (w, h), flags=cv2.INTER_AREA).astype(np.float32)
+    empty = _empty(layout) if bare is None else bare
+    flat = _flat(image, pixels_to_board, empty.shape)
     names = list(colours)
     lab = cv2.cvtColor(np.uint8([[PALETTE[c] for c in names]]), cv2.COLOR_BGR2LAB)[0].astype(np.float32)
     radius = round(_SPOT_MM * _PX_PER_MM)

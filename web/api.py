@@ -15,10 +15,11 @@ from flask import Blueprint, abort, jsonify, request
 
 from referee import BanknotesDealt, game_of
 from referee.errors import NotationError, RefereeError
+from vision.board_referee import BoardReferee
 from web.app import hub
 from web.live import game_json
 from web.pages import known_game
-from web.service import StartError
+from web.service import StartError, save_board_calibration
 from web.store import BrokenGameError
 from web.streams import live
 from web.validate import GameSpec, Invalid, banknotes, corners, number, only, parse_body, polygons, text, who
@@ -148,6 +149,8 @@ def calibration() -> Any:
     width = number(data.get("width_mm", 420), "width_mm", 50, 10_000)
     height = number(data.get("height_mm", 297), "height_mm", 50, 10_000)
     referee = live()
+    if isinstance(referee.pipeline, BoardReferee):
+        return _calibrate_board(referee, points)
     try:
         made = calibrate_corners(points, width, height, referee.pipeline.observer.state.ruleset.game)
         check_calibration(made, _frame_size(referee))
@@ -159,9 +162,27 @@ def calibration() -> Any:
     return jsonify({"ok": True, "file": str(path)})
 
 
+def _calibrate_board(referee: Any, points: Any) -> Any:
+    """A real Just 4 Fun board by its grid's corners, on the frame now seen (the board empty: each spot's reference)."""
+    from vision.zones import CalibrationError
+
+    report = referee.last_report
+    if report is None:
+        abort(409, "no frame seen yet: start the camera, clear the board, then mark its corners")
+    try:
+        referee.pipeline.calibrate(points, report.frame.image)
+    except CalibrationError as error:
+        abort(400, str(error))
+    path = save_board_calibration(Path(hub().app.instance_path), points, report.frame.image)
+    return jsonify({"ok": True, "file": str(path)})
+
+
 @blueprint.get("/calibration")
 def calibration_now() -> Any:
     pipeline = live().pipeline
+    if isinstance(pipeline, BoardReferee):
+        by = "corners" if pipeline.fixed is not None else "markers"
+        return jsonify({"calibrated": pipeline.calibration is not None, "by": by})
     made = pipeline.calibration
     if made is None:
         return jsonify({"calibrated": False})
@@ -176,6 +197,8 @@ def zones() -> Any:
     moved = {name: polygons(data[name], name) for name in ("casinos", "rolling_area") if name in data}
     referee = live()
     pipeline = referee.pipeline
+    if isinstance(pipeline, BoardReferee):
+        abort(409, "a board's fields follow from its corners and its layout: they are not moved by hand")
     if pipeline.fixed is None:
         abort(409, "the mat's zones are printed on it; zones can be moved on a table calibrated by its corners")
     try:

@@ -105,7 +105,7 @@ def calibration_page() -> Any:
     state = live.state_json()
     players = {p["colour"] for p in state["players"]}
     # The other dice of the game: the neutral ones, a main game's grey and black tile dice.
-    others = [name for name in live.pipeline.colours.names if name not in players]
+    others = [name for name in getattr(live.pipeline.colours, "names", ()) if name not in players]  # no dice: none
     return render_template("calibration.html", state=state, others=others)
 
 

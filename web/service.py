@@ -8,6 +8,7 @@ progress is stopped, so a refused request changes nothing.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -21,11 +22,16 @@ from flask import Flask
 from referee import find_game, safejson
 from referee.errors import RefereeError
 from referee.game import DiceGame
+from vision.board_referee import BoardReferee
+from vision.zones import CalibrationError
 from web.live import LiveReferee, camera_refereed
 from web.store import BrokenGameError, GameInfo, Store
 from web.validate import GameSpec
 
-__all__ = ["Hub", "StartError"]
+__all__ = ["BOARD_CALIBRATION", "Hub", "StartError", "load_board_calibration", "save_board_calibration"]
+
+BOARD_CALIBRATION = ("board-calibration.json", "board-empty.png")
+"""A real Just 4 Fun board's calibration in the instance folder: its grid's corners, and the frame of it empty."""
 
 log = logging.getLogger(__name__)
 
@@ -144,8 +150,16 @@ class Hub:
                                     calibration=opened.calibration, realtime=bool(self.app.config["REALTIME"]),
                                     fps=opened.fps)  # fmt: skip
             self.live.notice = opened.notice
+            if isinstance(self.live.pipeline, BoardReferee) and self.app.config["SOURCE"] != "builtin":
+                try:
+                    saved = load_board_calibration(Path(self.app.instance_path))
+                    if saved is not None:
+                        self.live.pipeline.calibrate(*saved)
+                except (ValueError, OSError, CalibrationError) as error:
+                    self.live.notice = f"the board's saved corners were not used ({error}): mark them again"
             colours = Path(self.app.instance_path) / "colours.json"
-            if colours.exists():  # learned at an earlier setup, under this camera and light
+            # Dice colours learned at an earlier setup, under this camera and light (stones are read as printed).
+            if colours.exists() and not isinstance(self.live.pipeline, BoardReferee):
                 try:
                     self.live.pipeline.colours.load_json(safejson.loads(colours.read_bytes()))
                 except (ValueError, OSError) as error:
@@ -187,3 +201,37 @@ class Hub:
                 time.sleep(1)
 
         threading.Thread(target=watch, name="demo-loop", daemon=True).start()
+
+
+def save_board_calibration(folder: Path, corners: Any, image: Any) -> Path:
+    """Saves a real board's corners and its picture empty (:data:`BOARD_CALIBRATION`); the corners' file."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path, picture = (folder / name for name in BOARD_CALIBRATION)
+    if not cv2.imwrite(str(picture), image):
+        raise OSError(f"cannot write {picture}")
+    path.write_text(json.dumps({"corners": [[float(x), float(y)] for x, y in corners]}), encoding="utf-8")
+    return path
+
+
+def load_board_calibration(folder: Path) -> tuple[Any, Any] | None:
+    """A real board's saved corners and picture empty; None when none is saved.
+
+    Raises:
+        ValueError: a file that is not such a calibration (named in the message).
+    """
+    import cv2
+    import numpy as np
+
+    path, picture = (folder / name for name in BOARD_CALIBRATION)
+    if not path.exists():
+        return None
+    try:
+        corners = np.array(safejson.loads(path.read_bytes())["corners"], dtype=np.float64)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path} is not a board calibration: {error}") from None
+    image = cv2.imread(str(picture), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{picture} is missing or not a picture")
+    return corners, image

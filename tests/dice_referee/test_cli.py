@@ -141,6 +141,7 @@ def test_stones_reads_a_pictured_board_one_json_line_per_image(tmp_path):
     ]
     assert sorted(table["stones"], key=lambda d: (d["field"], str(d["spot"]))) == sorted(
         expected, key=lambda d: (d["field"], str(d["spot"])))  # fmt: skip
+    assert table["covered"] == []  # nothing but stones on the board
     assert "no Just 4 Fun board found" in grass["error"]
     for args, message in ((["--colours", "mauve"], "not a dice colour"), (["--colours", "red", "--layout", "1,2"],
                                                                           "--layout")):  # fmt: skip

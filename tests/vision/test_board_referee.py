@@ -81,3 +81,23 @@ def test_a_hand_resting_over_the_board_is_no_reading_and_an_alert_once_it_stays(
     assert referee.state == game.states[first - 1]  # nothing said while the hand lies there
     said = film(referee, game, first)
     assert next(v.event for v in said if v.kind == "event").field == event.field
+
+
+def test_a_real_board_without_markers_is_refereed_from_its_corners_and_its_picture_empty():
+    """A board printed by someone else (other colours, artwork, no markers): calibrated by its grid's four corners,
+    each spot compared with the board seen empty, its placements are said on their fields."""
+    real = RenderedBoard(seed=22, players=("red", "yellow"), real=True)
+    referee = BoardReferee(real.states[0], corners=real.grid_corners())  # the first frame: the board empty
+    seen = referee.see(Frame(0, 0.0, real.picture(0)))
+    assert seen.reading is not None and seen.reading.stones == {} and not seen.covered
+    said = 0
+    for index, event in enumerate(real.events[:24]):
+        if isinstance(event, CardsDrawn):
+            referee.enter(event)
+        elif isinstance(event, StonePlaced):
+            placed = [v for v in film(referee, real, index) if v.kind == "event"]
+            assert placed == [] or placed[0].event.field == event.field
+            said += len(placed)
+            referee.enter(event)
+        assert referee.state == real.states[index]
+    assert said >= 5

@@ -355,6 +355,28 @@ def test_a_game_of_just_4_fun_is_refereed_from_its_board_and_the_cards_entered(t
     assert client.get(f"/api/games/{state['game_id']}/records").get_json()[before:] == []
 
 
+def test_a_real_just_4_fun_board_is_calibrated_by_its_corners_on_the_page(tmp_path):
+    """Without markers in use: the grid's four corners clicked with the board empty; saved beside the database;
+    the stones are then read against that picture and the placements still said."""
+    app = make_app(tmp_path, BUILTIN_SIZE=(1280, 720))
+    client = client_with_csrf(app)
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "green"], "name": ["", ""], "seed": "8"}
+    assert client.post("/setup", data=form).status_code == 302
+    live = run(app, 2)  # the board still empty
+    assert "Save the corners" in client.get("/calibration").get_data(as_text=True)
+    corners = live.source.game.grid_corners().tolist()
+    assert post(client, "/api/calibration", {"corners": corners[:3]}).status_code == 400
+    response = post(client, "/api/calibration", {"corners": corners})
+    assert response.status_code == 200, response.get_json()
+    assert (tmp_path / "instance" / "board-empty.png").exists()
+    assert client.get("/api/calibration").get_json() == {"calibrated": True, "by": "corners"}
+    assert post(client, "/api/zones", {"casinos": {}}).status_code == 409
+    run(app, 70)
+    records = client.get("/api/games/1/records").get_json()
+    assert [r for r in records if r["kind"] == "event" and r["who"] == "camera" and r["body"]["event"] == "placed"]
+    assert not [r for r in records if r["kind"] == "alert"]
+
+
 def test_a_new_game_tells_open_pages_to_reload(playing):
     app, client, _ = playing
     run(app, 5)

@@ -26,7 +26,7 @@ from vision.capture import Frame
 from vision.colours import PALETTE
 from vision.synth.camera import Camera, look_at
 
-__all__ = ["HAND_BGR", "STONE_MM", "BoardFilm", "RenderedBoard", "Shot", "truth"]
+__all__ = ["HAND_BGR", "STONE_MM", "BoardFilm", "RenderedBoard", "Shot", "real_board", "truth"]
 
 STONE_MM = 11.0
 """A stone's diameter (the board's spots are 9 mm circles in fields of 42 mm)."""
@@ -48,7 +48,8 @@ class RenderedBoard:
     """A random game of Just 4 Fun, its every state a picture of the table (1280x720 by default)."""
 
     def __init__(self, seed: int = 2005, players: Sequence[str] = ("red", "blue", "green"), rules: Rules | None = None,
-                 size: tuple[int, int] = (1280, 720), tilt_deg: float | None = None) -> None:  # fmt: skip
+                 size: tuple[int, int] = (1280, 720), tilt_deg: float | None = None, real: bool = False,
+                 ) -> None:  # fmt: skip
         self.seed, self.size = seed, size
         played = list(play(players, seed, rules))
         self.states = [state for _, state in played]
@@ -64,7 +65,7 @@ class RenderedBoard:
         """The light's brightness and its gradient across the picture."""
         self.jitter = {(n, s): rng.uniform(-1.5, 1.5, 2) for n in range(1, 37) for s in range(5)}
         """Where each stone lies off its spot's centre (mm): players do not put them exactly."""
-        self._board = draw_board(_PX_PER_MM, self.layout)
+        self._board = draw_board(_PX_PER_MM, self.layout) if not real else real_board(self.layout, seed)
         self._to_image = self.camera.table_homography() @ np.array([[1, 0, 0], [0, -1, 0], [0, 0, 1.0]])
         """Board millimetres (y towards seat 0) to picture pixels."""
 
@@ -102,9 +103,52 @@ class RenderedBoard:
                  round(60 * px), cv2.LINE_AA)  # fmt: skip
         cv2.circle(board, (round(hx * px), round(hy * px)), round(45 * px), colour, -1, cv2.LINE_AA)
 
+    def grid_corners(self) -> np.ndarray:
+        """The board's 6x6 grid's corners in the picture, clockwise from the far-left one (what a user clicks)."""
+        square = np.array(
+            [
+                self.layout.square(n)
+                for n in (
+                    self.layout.rules.layout[0],
+                    self.layout.rules.layout[5],
+                    self.layout.rules.layout[35],
+                    self.layout.rules.layout[30],
+                )
+            ]
+        )
+        corners = np.array([square[0][0], square[1][1], square[2][2], square[3][3]])
+        return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), self._to_image).reshape(4, 2)
+
     def pixels_to_board(self) -> np.ndarray:
         """The true homography from picture pixels to board millimetres (what the markers should give)."""
         return np.linalg.inv(self._to_image)
+
+
+def real_board(layout: BoardLayout, seed: int = 0) -> np.ndarray:
+    """A board printed by someone else, as a user's own: the same grid and numbers, no markers.
+
+    Other colours per field and artwork over them (stripes and blots): a stone is told only against the board seen
+    empty (:func:`vision.stones.bare_board`).
+    """
+    rng = np.random.default_rng(seed + 77)
+    board = draw_board(_PX_PER_MM, layout)
+    for x, y in layout.markers.values():  # no markers: the grid's corners are clicked instead
+        top_left = (round(x * _PX_PER_MM) - 2, round(y * _PX_PER_MM) - 2)
+        size = round(layout.marker_mm * _PX_PER_MM) + 4
+        cv2.rectangle(board, top_left, (top_left[0] + size, top_left[1] + size), (245, 245, 245), -1)
+    for number in range(1, 37):
+        square = np.round(layout.square(number) * _PX_PER_MM).astype(np.int32)
+        x0, y0 = square[0]
+        x1, y1 = square[2]
+        tint = rng.uniform(0.75, 1.15, 3)
+        board[y0:y1, x0:x1] = np.clip(board[y0:y1, x0:x1] * tint, 0, 255).astype(np.uint8)
+        for _ in range(3):  # artwork: a stripe and a blot of the print's own colours
+            colour = tuple(float(c) for c in rng.uniform(90, 200, 3))
+            p, q = rng.integers([x0, y0], [x1, y1], (2, 2))
+            cv2.line(board, tuple(int(v) for v in p), tuple(int(v) for v in q), colour, 3, cv2.LINE_AA)
+        centre = tuple(int(v) for v in rng.integers([x0 + 5, y0 + 5], [x1 - 5, y1 - 5]))
+        cv2.circle(board, centre, int(rng.integers(4, 12)), tuple(float(c) for c in rng.uniform(90, 200, 3)), -1)
+    return board
 
 
 def _stone(board: np.ndarray, cx: float, cy: float, colour: tuple[int, int, int], height: int) -> None:

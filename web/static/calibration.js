@@ -62,7 +62,7 @@ async function editZones() {
   if (!image) return;
   const response = await fetch("/api/calibration");
   const calibration = await response.json();
-  if (!calibration.calibrated || calibration.by !== "corners") return;
+  if (!calibration.calibrated || calibration.by !== "corners" || !calibration.casinos) return;  // a board: no zones
   document.getElementById("zones-help").hidden = false;
   const toImage = inverse(calibration.homography);
   const zones = Object.entries(calibration.casinos).map(([k, poly]) => ({key: k, poly}));

@@ -42,7 +42,7 @@ CAMERA ?= builtin
 demo: $(STAMP)
 	$(VENV)/bin/dice-referee serve --source $(CAMERA)
 
-## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games (Las Vegas's tables, Royale's 3-5 players)
+## bench: the rules engine, the dice reader (real and synthetic photos), then the camera pipeline on rendered games (Las Vegas's tables, Royale's 3-5 players, Just 4 Fun's board)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet --no-deps lasvegas==0.2.0 tabulate tqdm
 	$(PY) bench/bench_referee.py
@@ -53,6 +53,7 @@ bench: $(STAMP)
 	else echo "dice reader: no trained weights committed yet (see models/dice_detector/MODEL_CARD.md)"; fi
 	$(PY) bench/bench_pipeline.py --reader truth
 	$(PY) bench/bench_stones.py
+	$(PY) bench/bench_board.py --players 2 3 4 --seeds 600 602
 	$(PY) bench/bench_web.py --viewers 20 --seconds 20
 
 lint: $(STAMP)

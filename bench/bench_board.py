@@ -3,7 +3,8 @@
     python bench/bench_board.py [--players 2 3 4] [--seeds 600 603] [--save FILE]
 
 Each seed is a random game (the colours rotating over red, blue, green, black, white and yellow) filmed by
-:mod:`vision.synth.board`: each placement a hand reaching over the field, then the board still. The frames
+:mod:`vision.synth.board`: each placement a hand reaching over the field, then the board still (a field secured:
+first with the others' stones still on it, taken off a moment later). The frames
 go through :class:`vision.board_referee.BoardReferee` (markers, stones read, settled readings judged by the
 interpreter). The players do what the page asks of them: after each placement the player enters the cards
 drawn, and the cards played where the camera said others or said nothing (a stone on his own stack is not
@@ -44,22 +45,24 @@ def players_for(count: int, seed: int) -> tuple[str, ...]:
 
 
 def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float = 10.0, hover: int = 0,
-                 late: bool = False) -> dict[str, Any]:  # fmt: skip
+                 late: bool = False, real: bool = False) -> dict[str, Any]:  # fmt: skip
     """Films ``game`` through a :class:`BoardReferee`, the players answering the page; the counts (module doc).
 
     ``hover``: frames the hand rests over the field, still, once it has put the stone down. ``late``: each draw is
-    entered only after the next player has put his stone down (a player slow at the page).
+    entered only after the next player has put his stone down (a player slow at the page). ``real``: the game's
+    board is one printed otherwise, without markers (:func:`vision.synth.board.real_board`), calibrated by its
+    grid's corners, the first frame taken for the board empty.
     """
     counts: Counter[str] = Counter()
     said: list[str] = []
-    referee = BoardReferee(game.states[0])
+    referee = BoardReferee(game.states[0], corners=game.grid_corners() if real else None)
     camera = JustForFunCamera()
     k = 0
 
-    def film(index: int, hands: list[tuple[int, int, float] | None]) -> None:
+    def film(index: int, hands: list[tuple[int, int, float] | None], lingering: bool = False) -> None:
         nonlocal k
         for hand in hands:
-            frame = Frame(k, k / fps, game.picture(index, noise_seed=game.seed * 100_000 + k, hand=hand))
+            frame = Frame(k, k / fps, game.picture(index, game.seed * 100_000 + k, hand, lingering))
             for verdict in referee.process(frame):
                 if verdict.kind in ("alert", "uncertain"):
                     counts["asked" if verdict.reason.startswith("enter on the page") else verdict.kind] += 1
@@ -88,7 +91,10 @@ def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float
             pending = None
         if isinstance(event, StonePlaced):
             reaching = [(event.field, before.turn, (r + 1) / reach) for r in range(reach)]
-            film(index, reaching + [(event.field, before.turn, 1.0)] * hover + [None] * still)
+            film(index, reaching + [(event.field, before.turn, 1.0)] * hover)
+            if game.secures(index):  # the others' stones taken off a moment after the stack is moved
+                film(index, [None] * still, lingering=True)
+            film(index, [None] * still)
             if pending is not None:  # the draw before, entered only now: the board is judged again
                 draw(*pending)
                 pending = None
@@ -135,14 +141,15 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print every alert and question")
     parser.add_argument("--hover", type=int, default=0, help="frames a hand rests over the field it put a stone on")
     parser.add_argument("--late", action="store_true", help="each draw entered after the next stone is put down")
+    parser.add_argument("--real", action="store_true", help="a board printed otherwise, calibrated by its corners")
     args = parser.parse_args()
     for count in args.players:
         totals: Counter[str] = Counter()
         games = right = 0
         started = time.perf_counter()
         for seed in range(*args.seeds):
-            game = RenderedBoard(seed=seed, players=players_for(count, seed))
-            result = referee_game(game, hover=args.hover, late=args.late)
+            game = RenderedBoard(seed=seed, players=players_for(count, seed), real=args.real)
+            result = referee_game(game, hover=args.hover, late=args.late, real=args.real)
             games += 1
             right += result.pop("right")
             said = result.pop("said")
@@ -152,7 +159,7 @@ def main() -> None:
             print(json.dumps({"players": count, "seed": seed, **result}), flush=True)
         seconds = time.perf_counter() - started
         print(json.dumps({"players": count, "seeds": args.seeds, "hover": args.hover, "late": args.late,
-                          "games": games, "right_games": right,
+                          "real": args.real, "games": games, "right_games": right,
                           **dict(totals), "frames_per_s": round(totals["frames"] / seconds, 1),
                           "processor": cpu_description()}), flush=True)  # fmt: skip
 

@@ -70,14 +70,20 @@ class RenderedBoard:
         """Board millimetres (y towards seat 0) to picture pixels."""
 
     def picture(self, index: int, noise_seed: int | None = None, hand: tuple[int, int, float] | None = None,
-                ) -> np.ndarray:  # fmt: skip
+                lingering: bool = False) -> np.ndarray:  # fmt: skip
         """The table after state ``index`` as the camera sees it (BGR).
 
         ``hand``: (field, seat, reach 0-1): that seat's hand reaching from its side of the board towards the field
-        (1: over it).
+        (1: over it). ``lingering``: after a stone that secured a field, the others' stones still on it (players
+        take them off a moment after the stack is moved to the centre).
         """
         board = self._board.copy()
-        for number, spot, colour, height in truth(self.states[index]):
+        stones = list(truth(self.states[index]))
+        if lingering and self.secures(index):
+            field = self.events[index].field  # type: ignore[union-attr]
+            stones += [stone for stone in truth(self.states[index - 1]) if stone[0] == field
+                       and stone[2] != self.events[index].player.value]  # type: ignore[union-attr]  # fmt: skip
+        for number, spot, colour, height in stones:
             x, y = np.array(self.layout.spot_centre(number, spot)) + self.jitter[number, spot]
             _stone(board, x * _PX_PER_MM, y * _PX_PER_MM, PALETTE[colour], height)
         if hand is not None:
@@ -90,6 +96,12 @@ class RenderedBoard:
         rng = np.random.default_rng(self.seed * 1000 + index if noise_seed is None else noise_seed)
         lit = image.astype(np.float32) * ramp[..., None] + rng.normal(0, 3.0, image.shape)
         return np.clip(lit, 0, 255).astype(np.uint8)
+
+    def secures(self, index: int) -> bool:
+        """True when event ``index`` is a stone that secures its field."""
+        event = self.events[index]
+        return isinstance(event, StonePlaced) and self.states[index].secured[event.field - 1] >= 0 > self.states[
+            index - 1].secured[event.field - 1]  # fmt: skip
 
     def _hand(self, board: np.ndarray, number: int, seat: int, reach: float) -> None:
         """A hand and its arm from ``seat``'s edge of the board to ``reach`` of the way to field ``number``."""
@@ -173,13 +185,16 @@ class Shot(NamedTuple):
     """A hand over the board (see :meth:`RenderedBoard.picture`)."""
     entered: tuple[Event, ...]
     """What the players enter on the page once this frame is shown (cards drawn; the cards played)."""
+    lingering: bool = False
+    """The others' stones still on a field just secured (see :meth:`RenderedBoard.picture`)."""
 
 
 class BoardFilm:
     """A rendered game of Just 4 Fun as a film (a :class:`~vision.capture.FrameSource`), and its players' entries.
 
     Each placement: the player's hand reaching over the field for ``reach`` frames (the stone already down under
-    it), then ``still`` frames of the board, after which he enters the cards he played; each draw: ``still``
+    it), then ``still`` frames of the board, after which he enters the cards he played (a field secured: first
+    ``still`` frames with the others' stones still on it); each draw: ``still``
     frames, the cards drawn entered after the first (a hand thrown is the rules' to say: nothing is entered).
     The built-in demo of ``make demo`` when Just 4 Fun is picked.
     """
@@ -194,6 +209,8 @@ class BoardFilm:
             if isinstance(event, StonePlaced):
                 seat = self.game.states[index - 1].turn
                 self.shots += [Shot(index, (event.field, seat, (k + 1) / reach), ()) for k in range(reach)]
+                if self.game.secures(index):  # the stack moved to the centre; the others' stones taken off after
+                    self.shots += [Shot(index, None, (), lingering=True)] * still
                 self.shots += [Shot(index, None, ())] * (still - 1) + [Shot(index, None, (event,))]
             elif isinstance(event, CardsDrawn):
                 self.shots += [Shot(index, None, (event,))] + [Shot(index, None, ())] * (still - 1)
@@ -205,7 +222,7 @@ class BoardFilm:
         """The frames, from the start (or from where :meth:`resume` put it)."""
         for k in range(self._start, len(self.shots)):
             shot = self.shots[k]
-            image = self.game.picture(shot.index, noise_seed=self.game.seed * 100_000 + k, hand=shot.hand)
+            image = self.game.picture(shot.index, self.game.seed * 100_000 + k, shot.hand, shot.lingering)
             yield Frame(k, k / self.fps, image)
 
     def entries(self, frame_index: int) -> tuple[Event, ...]:

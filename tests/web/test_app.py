@@ -348,8 +348,15 @@ def test_a_game_of_just_4_fun_is_refereed_from_its_board_and_the_cards_entered(t
     before = len(records)
     page = client.get("/").get_data(as_text=True)
     assert 'id="board"' in page and 'id="event-form"' not in page
-    for url in (f"/games/{state['game_id']}", f"/games/{state['game_id']}/export.csv", "/history"):
+    for url in (
+        f"/games/{state['game_id']}",
+        f"/games/{state['game_id']}/export.csv",
+        f"/games/{state['game_id']}/export.jsonl",
+        "/history",
+    ):
         assert client.get(url).status_code == 200, url
+    exported = client.get(f"/games/{state['game_id']}/export.jsonl").data.decode().splitlines()
+    assert read_record(exported) == live.observer.state  # the export is a record that replays
     response = post(client, "/api/event", {"event": "placed", "player": "white", "cards": [40], "field": 40})
     assert response.status_code == 409
     assert client.get(f"/api/games/{state['game_id']}/records").get_json()[before:] == []

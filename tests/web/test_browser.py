@@ -153,3 +153,20 @@ def test_the_chips_counted_at_a_royale_table_are_entered_on_the_live_page(server
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     wait_for(lambda: "5 chips" in browser.find_element(By.ID, "scores").text, timeout=20)
     assert browser.find_element(By.ID, "correction-result").text == "done"
+
+
+def test_the_live_page_of_just_4_fun_draws_its_board_and_asks_for_the_cards(server, browser):
+    """Issue 22: the setup page offers Just 4 Fun; its live page draws the 6x6 board and each player's stones,
+    hand and count, and has the entries for the cards drawn and played."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _, base = server
+    browser.get(base + "/setup")
+    Select(browser.find_element(By.NAME, "game")).select_by_value("just-4-fun")
+    for select, colour in zip(browser.find_elements(By.NAME, "colour"), ("red", "blue", "", ""), strict=False):
+        Select(select).select_by_value(colour)
+    browser.find_element(By.CSS_SELECTOR, "#setup-form button[type=submit]").click()
+    wait_for(lambda: len(browser.find_elements(By.CSS_SELECTOR, "#board td.field")) == 36)
+    wait_for(lambda: "stones left" in browser.find_element(By.ID, "scores").text)
+    assert not browser.find_elements(By.ID, "event-form")  # the dice games' correction form is not shown

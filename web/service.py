@@ -28,8 +28,10 @@ from web.live import LiveReferee, camera_refereed
 from web.store import BrokenGameError, GameInfo, Store
 from web.validate import GameSpec
 
-__all__ = ["BOARD_CALIBRATION", "Hub", "StartError", "load_board_calibration", "save_board_calibration"]
+__all__ = ["BOARD_CALIBRATION", "BOARD_LAYOUT", "Hub", "StartError", "load_board_calibration", "save_board_calibration"]
 
+BOARD_LAYOUT = "board-layout.json"
+"""The user's own Just 4 Fun board's numbering in the instance folder, entered once at setup."""
 BOARD_CALIBRATION = ("board-calibration.json", "board-empty.png")
 """A real Just 4 Fun board's calibration in the instance folder: its grid's corners, and the frame of it empty."""
 
@@ -81,7 +83,7 @@ class Hub:
         except BrokenGameError:
             self.store.set_status(info.id, "broken")
             return
-        opened = self._open(info.seed, info.players, info.ruleset)
+        opened = self._open(info.seed, info.players, info.ruleset, self.store.initial_state(info.id).ruleset)
         source = opened.source
         if hasattr(source, "resume") and not source.resume(self.store.state(info.id).history):
             # The built-in game never reaches this log (it was corrected by hand): a new demo game instead.
@@ -100,15 +102,42 @@ class Hub:
         if not camera_refereed(game):
             raise RefereeError(f"{game.title} is not refereed from the camera")
         rules = game.find_ruleset("+".join([spec.game, *spec.variants]) if spec.variants else spec.game)
-        first = game.new_game(rules, spec.players)  # raises for impossible setups; the game's own neutral colour
+        setup = self._board_setup(spec, game)
+        # raises for impossible setups (a bad layout too); the game's own neutral colour
+        first = game.from_header(rules, {"players": spec.players, **setup}) if setup else game.new_game(
+            rules, spec.players)  # fmt: skip
         neutral = first.neutral.value if getattr(first, "neutral", None) is not None else None
         seed = spec.seed if spec.seed is not None else secrets.randbelow(1 << 31)
-        opened = self._open(seed, spec.players, rules.name)
-        game_id = self.store.new_game(rules.name, spec.players, spec.names, neutral, seed, spec.deal)
+        opened = self._open(seed, spec.players, rules.name, first.ruleset)
+        game_id = self.store.new_game(rules.name, spec.players, spec.names, neutral, seed, spec.deal, setup)
+        if spec.layout is not None:  # entered once: the next games on this board use it too
+            (Path(self.app.instance_path) / BOARD_LAYOUT).write_text(json.dumps(spec.layout), encoding="utf-8")
         self._run(game_id, opened)
         return game_id
 
-    def _open(self, seed: int, players: list[str], ruleset: str) -> _Opened:
+    def _board_setup(self, spec: GameSpec, game: Any) -> dict[str, Any]:
+        """A board game's header beyond its players: the board's layout entered, else the one saved, else none.
+
+        Raises:
+            RefereeError: a layout for a game without a board, or a saved layout that cannot be read.
+        """
+        if isinstance(game, DiceGame):
+            if spec.layout is not None:
+                raise RefereeError(f"{game.title} has no numbered board: a layout is for Just 4 Fun")
+            return {}
+        if spec.layout is not None:
+            return {"layout": list(spec.layout)}
+        saved = Path(self.app.instance_path) / BOARD_LAYOUT
+        if not saved.exists():
+            return {}
+        try:
+            return {"layout": [int(n) for n in safejson.loads(saved.read_bytes())]}
+        except (ValueError, TypeError) as error:
+            raise RefereeError(
+                f"the board's layout saved in {saved} cannot be read ({error}): enter it again"
+            ) from None
+
+    def _open(self, seed: int, players: list[str], ruleset: str, rules: Any = None) -> _Opened:
         from vision.capture import CaptureError, open_source
         from vision.detect import ModelError
         from vision.zones import CalibrationError, load_calibration
@@ -121,7 +150,7 @@ class Hub:
                 from vision.synth.board import BoardFilm
 
                 film = BoardFilm(seed=seed, players=players, size=tuple(config["BUILTIN_SIZE"]),
-                                 fps=float(config["BUILTIN_FPS"]))  # fmt: skip
+                                 fps=float(config["BUILTIN_FPS"]), rules=rules)  # fmt: skip
                 return _Opened(film, None, film.fps, "", calibration)
             if config["SOURCE"] == "builtin":
                 from vision.synth.game import RenderedGame

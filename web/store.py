@@ -197,20 +197,24 @@ class Store:
             yield session
 
     def new_game(self, ruleset: str, players: list[str], names: dict[str, str], neutral: str | None, seed: int,
-                 deal: str = "virtual") -> int:  # fmt: skip
+                 deal: str = "virtual", setup: dict[str, Any] | None = None) -> int:  # fmt: skip
         """Stores a new game (its rules and players are checked first) and returns its id.
+
+        ``setup``: what else its header holds (a board game's ``layout``), kept as the game's first record.
 
         Raises:
             RefereeError: for an unknown rule set or players the game does not allow.
         """
         game_rules = find_game(ruleset)
         rules = game_rules.find_ruleset(ruleset)
-        game_rules.from_header(rules, {"players": players, "neutral": neutral})  # raises for impossible setups
+        game_rules.from_header(rules, {"players": players, "neutral": neutral, **(setup or {})})  # raises if impossible
         with self._session() as session:
             game = _Game(created_at=_now(), ruleset=rules.name, players=players, names=names,
                          neutral=neutral, seed=seed, deal=deal, status="playing")  # fmt: skip
             session.add(game)
             session.flush()
+            if setup:
+                session.add(_Record(game_id=game.id, seq=1, at=_now(), kind="setup", who="setup", body=setup))
             return int(game.id)
 
     def game(self, game_id: int) -> GameInfo | None:
@@ -267,7 +271,11 @@ class Store:
         """
         info = self._known(game_id)
         game = self._game_of(game_id)
-        return game.from_header(game.find_ruleset(info.ruleset), {"players": info.players, "neutral": info.neutral})
+        with self._session() as session:
+            first = session.scalar(select(_Record).where(_Record.game_id == game_id, _Record.seq == 1))
+            setup = dict(first.body) if first is not None and first.kind == "setup" else {}
+        header = {"players": info.players, "neutral": info.neutral, **setup}
+        return game.from_header(game.find_ruleset(info.ruleset), header)
 
     def states(self, game_id: int, undo: int | None = None) -> list[Any]:
         """The game's states, from the start to now, one per effective event (replayed, rules checked).

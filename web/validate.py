@@ -173,8 +173,10 @@ class GameSpec:
     seed: int | None = None
     """Seed of the virtual deal (None: drawn at random)."""
     deal: str = "virtual"
+    layout: list[int] | None = None
+    """A board game's printed board: its field numbers row by row (None: the game's default or the one saved)."""
 
-    FIELDS = frozenset({"game", "variants", "players", "names", "seed", "start", "deal"})
+    FIELDS = frozenset({"game", "variants", "players", "names", "seed", "start", "deal", "layout"})
 
     @classmethod
     def from_json(cls, body: Mapping[str, Any]) -> GameSpec:
@@ -202,7 +204,14 @@ class GameSpec:
             raise Invalid("'deal' is 'virtual' (dealt on screen from a seed) or 'manual' (entered to match the table)")
         seed = body.get("seed")
         seed = None if seed in (None, "") else whole(seed, "seed", 0, MAX_SEED)
-        return cls(game, variants, players, {str(k)[:20]: v[:MAX_NAME] for k, v in names.items() if v}, seed, deal)
+        layout = body.get("layout")
+        if isinstance(layout, str):  # the setup form: numbers separated by spaces or commas
+            layout = [int(n) if n.isdigit() else n for n in layout.replace(",", " ").split()] or None
+        if layout is not None:
+            layout = list_of(layout, "layout", lambda v, n: whole(v, n, 1, 36), 36, 36,
+                             "the board's 36 field numbers, row by row")  # fmt: skip
+        return cls(game, variants, players, {str(k)[:20]: v[:MAX_NAME] for k, v in names.items() if v}, seed, deal,
+                   layout)  # fmt: skip
 
     @classmethod
     def from_form(cls, form: Any) -> GameSpec:
@@ -216,4 +225,5 @@ class GameSpec:
             "seed": form.get("seed") or None,
             "start": form.get("start") or None,
             "deal": form.get("deal") or "virtual",
+            "layout": form.get("layout") or None,
         })  # fmt: skip

@@ -384,6 +384,30 @@ def test_a_real_just_4_fun_board_is_calibrated_by_its_corners_on_the_page(tmp_pa
     assert not [r for r in records if r["kind"] == "alert"]
 
 
+def test_a_users_own_board_numbering_is_entered_once_at_setup_and_kept(tmp_path):
+    """The board's layout is a setting: entered on the setup page, checked, stored with the game (its first
+    record), the film printed with it and read by it, and used again by the next game without entering it."""
+    app = make_app(tmp_path, BUILTIN_SIZE=(1280, 720))
+    client = client_with_csrf(app)
+    layout = list(range(36, 0, -1))
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "blue"], "name": ["", ""], "seed": "4"}
+    bad = client.post("/setup", data=form | {"layout": "1 2 3"})
+    assert bad.status_code == 400 and "36 field numbers" in bad.get_data(as_text=True)
+    twice = client.post("/setup", data=form | {"layout": " ".join(["1"] * 36)})
+    assert twice.status_code == 400 and "each field 1-36 once" in twice.get_data(as_text=True)
+    assert client.get("/api/games").get_json() == []
+    assert client.post("/setup", data=form | {"layout": ", ".join(map(str, layout))}).status_code == 302
+    live = run(app, 40)
+    assert live.observer.state.rules.layout == tuple(layout) and live.source.game.layout.rules.layout == tuple(layout)
+    placed = [r for r in client.get("/api/games/1/records").get_json() if r["body"].get("event") == "placed"]
+    assert placed and client.get("/api/games/1/records").get_json()[0]["kind"] == "setup"
+    assert not [r for r in client.get("/api/games/1/records").get_json() if r["kind"] == "alert"]
+    assert client.post("/setup", data=form).status_code == 302  # not entered again: the board entered last time
+    assert app.extensions["dice-referee"].live.observer.state.rules.layout == tuple(layout)
+    dice = post(client, "/api/games", {"game": "las-vegas", "players": ["red", "blue"], "layout": layout})
+    assert dice.status_code == 400 and "no numbered board" in dice.get_json()["error"]
+
+
 def test_a_new_game_tells_open_pages_to_reload(playing):
     app, client, _ = playing
     run(app, 5)

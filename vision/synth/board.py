@@ -201,8 +201,8 @@ class BoardFilm:
 
     def __init__(self, seed: int = 2005, players: Sequence[str] = ("red", "blue", "green"),
                  size: tuple[int, int] = (1280, 720), fps: float = 10.0, still: int = 4, reach: int = 3,
-                 ) -> None:  # fmt: skip
-        self.game = RenderedBoard(seed, players, size=size)
+                 rules: Rules | None = None) -> None:  # fmt: skip
+        self.game = RenderedBoard(seed, players, rules, size=size)
         self.fps = fps
         self.shots: list[Shot] = [Shot(0, None, ())] * still
         for index, event in enumerate(self.game.events):

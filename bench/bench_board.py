@@ -111,9 +111,12 @@ def referee_game(game: RenderedBoard, still: int = 4, reach: int = 3, fps: float
                 referee.enter(event)
             elif now == before:
                 counts["entered" if not visible else "missed"] += 1
+                if visible:
+                    said.append(f"frame {k}: missed: {camera.describe(event, before)}")
                 referee.enter(event)
             else:
                 counts["wrong"] += 1
+                said.append(f"frame {k}: wrong: {camera.describe(event, before)}; said {now.history[-1:]}")
                 referee.interpreter.reset(after)
         elif isinstance(event, CardsDrawn):
             if late and before.phase is Phase.DRAW:

@@ -120,8 +120,13 @@ class BoardReferee:
             self.bare = bare_board(frame.image, self.fixed, self.layout)
         board = read_board(frame.image, self.homography, self.layout, self.colours, self.bare)
         seen = {key: Colour.from_str(colour) for key, colour in board.stones.items()}
+        # A stone already judged there, its colour still the nearest: that stone, its colour read less well (a
+        # board calibrated by a picture of it empty sees stones in the game's light, not the printed colours).
+        known = self._judged[0] if self._judged is not None else {}
+        kept = {key for key, colour in board.nearest.items() if key in known and known[key].value == colour}
+        seen.update({key: known[key] for key in kept})
         reading = BoardReading(frame.index, frame.timestamp_s, seen)
-        return Seen(frame, found is not None, reading, covered=board.covered, calibration=self.homography)
+        return Seen(frame, found is not None, reading, covered=board.covered - kept, calibration=self.homography)
 
     def judge(self, seen: Seen) -> list[Verdict]:
         """Judges a reading once it has settled (and again after the game moved on by the page)."""

@@ -20,7 +20,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -54,6 +54,8 @@ class BoardSeen:
     """(field, spot) -> colour, for every spot a stone in play covers."""
     covered: frozenset[tuple[int, int]]
     """(field, spot) hidden by something that is no stone in play (:data:`STONE_COLOUR_DISTANCE`)."""
+    nearest: dict[tuple[int, int], str] = field(default_factory=dict)
+    """For each covered spot, the colour in play nearest to what hides it."""
 
 
 _EMPTY: dict[tuple[int, ...], np.ndarray] = {}
@@ -106,7 +108,7 @@ def read_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayo
     disc[xx**2 + yy**2 <= radius**2] = True
     inner = xx**2 + yy**2 <= (radius * 0.6) ** 2
     seen: dict[tuple[int, int], str] = {}
-    covered: set[tuple[int, int]] = set()
+    covered: dict[tuple[int, int], str] = {}
     for number in range(1, 37):
         gain = _field_gain(flat, empty, layout, number)
         for spot in (0, 1, 2, 3, CENTRE):
@@ -120,11 +122,12 @@ def read_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayo
             top = np.median(here[inner], axis=0)
             top_lab = cv2.cvtColor(np.uint8([[np.clip(top, 0, 255)]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
             distances = np.linalg.norm(lab - top_lab, axis=1)
+            nearest = names[int(np.argmin(distances))]
             if float(distances.min()) > STONE_COLOUR_DISTANCE:
-                covered.add((number, spot))
+                covered[number, spot] = nearest
             else:
-                seen[number, spot] = names[int(np.argmin(distances))]
-    return BoardSeen(seen, frozenset(covered))
+                seen[number, spot] = nearest
+    return BoardSeen(seen, frozenset(covered), covered)
 
 
 def _field_gain(flat: np.ndarray, empty: np.ndarray, layout: BoardLayout, number: int) -> np.ndarray:

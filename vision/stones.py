@@ -43,7 +43,10 @@ STONE_COLOUR_DISTANCE = 35.0
 """CIELAB distance (OpenCV's 8-bit scale) from the nearest colour in play beyond which what hides a spot is no
 stone in play (a hand, a card, a stone of another colour): the spot is *covered*, not read. Chosen on rendered
 boards of seeds 40-51 and 1-6: stones in plain view lay at most 22.5 from their colour (1,203 stones), what a
-hand over the board showed at least 53 from every colour in play (2,019 spots)."""
+hand over the board showed at least 53 from every colour in play (2,019 spots). Against a picture of a board
+empty (``bare``), the stones keep the game's light and the colours part less well (stones up to 33, a hand's
+edge down to 24, seeds 1-8): :class:`vision.board_referee.BoardReferee` keeps a stone it has judged while its
+colour is still the nearest (:attr:`BoardSeen.nearest`)."""
 
 
 @dataclass(frozen=True)

@@ -207,7 +207,7 @@ class BoardReferee:
         self.fixed = self.homography = fixed
         self._last, self._judged = None, None
 
-    def learn_colour(self, name: str, seen: Seen) -> int:
+    def learn_colour(self, name: str, seen: object = None) -> int:
         """Not for stones: their colours are told apart from the players' colours as printed (:mod:`vision.stones`).
 
         Raises:

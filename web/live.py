@@ -363,6 +363,8 @@ class LiveReferee:
             ValueError: no dice seen in the rolling area, or a colour not in this game.
         """
         with self._reading:
+            if isinstance(self.pipeline, BoardReferee):
+                return self.pipeline.learn_colour(name, self.last_report)  # says why there is nothing to learn
             if self.last_read is None:
                 raise ValueError("no dice seen yet: put the dice in the rolling area, in view of the camera")
             learned: int = self.pipeline.learn_colour(name, self.last_read)

@@ -296,9 +296,8 @@ class Interpreter:
         if waiting:  # a decision or a roll the camera does not read: asked once, then the readings wait
             if waiting != self._asked:
                 self._asked = waiting
-                if not self.prompts:
-                    return verdicts
-                verdicts.append(Verdict("uncertain", frame, time_s, reason=f"enter on the page: {waiting}"))
+                if self.prompts:
+                    verdicts.append(Verdict("uncertain", frame, time_s, reason=f"enter on the page: {waiting}"))
             return verdicts
         self._asked = ""
         verdicts += self._decode(snapshot, reading)

@@ -556,3 +556,14 @@ def test_a_royale_main_game_is_kept_in_the_history_with_its_own_events(tmp_path)
 
     state = read_record(exported)  # the export is a record that replays
     assert state.ruleset.name == "las-vegas-royale+main" and state.tiles
+
+
+def test_show_me_your_dice_on_a_board_game_says_there_is_nothing_to_learn(tmp_path):
+    app = make_app(tmp_path, BUILTIN_SIZE=(1280, 720))
+    client = client_with_csrf(app)
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "blue"], "name": ["", ""], "seed": "2"}
+    assert client.post("/setup", data=form).status_code == 302
+    run(app, 3)
+    response = post(client, "/api/colours", {"colour": "red"})
+    assert response.status_code == 409 and "nothing to learn" in response.get_json()["error"]
+    assert "Dice colours" not in client.get("/calibration").get_data(as_text=True)

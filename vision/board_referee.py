@@ -21,7 +21,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import cv2
@@ -163,13 +162,6 @@ class BoardReferee:
     def process(self, frame: Frame) -> list[Verdict]:
         """:meth:`see`, then :meth:`judge`."""
         return self.judge(self.see(frame))
-
-    def run(self, frames: Iterator[Frame]) -> Iterator[Seen]:
-        """Every frame seen and judged."""
-        for frame in frames:
-            seen = self.see(frame)
-            self.judge(seen)
-            yield seen
 
     def enter(self, event: Event) -> list[Verdict]:
         """What the table entered on the page: cards drawn, or a placement (its cards played).

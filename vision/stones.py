@@ -55,10 +55,13 @@ class BoardSeen:
 
     stones: dict[tuple[int, int], str]
     """(field, spot) -> colour, for every spot a stone in play covers."""
-    covered: frozenset[tuple[int, int]]
-    """(field, spot) hidden by something that is no stone in play (:data:`STONE_COLOUR_DISTANCE`)."""
     nearest: dict[tuple[int, int], str] = field(default_factory=dict)
     """For each covered spot, the colour in play nearest to what hides it."""
+
+    @property
+    def covered(self) -> frozenset[tuple[int, int]]:
+        """(field, spot) hidden by something that is no stone in play (:data:`STONE_COLOUR_DISTANCE`)."""
+        return frozenset(self.nearest)
 
 
 _EMPTY: dict[tuple[int, ...], np.ndarray] = {}
@@ -130,7 +133,7 @@ def read_board(image: np.ndarray, pixels_to_board: np.ndarray, layout: BoardLayo
                 covered[number, spot] = nearest
             else:
                 seen[number, spot] = nearest
-    return BoardSeen(seen, frozenset(covered), covered)
+    return BoardSeen(seen, covered)
 
 
 def _field_gain(flat: np.ndarray, empty: np.ndarray, layout: BoardLayout, number: int) -> np.ndarray:

@@ -242,10 +242,7 @@ class LiveReferee:
         if verdict.kind != "alert" and verdict.kind != "uncertain":
             self._since_alert += 1
         if verdict.kind == "event" and verdict.event is not None and verdict.before is not None:
-            if verdict.replaces is not None:  # a history read again: cancel what it replaces, then record anew
-                for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
-                    self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
-            record = self.store.append_event(self.game_id, verdict.event, who)
+            record = self._store_event(verdict, who)
             message = {"type": "event", "seq": record.seq, "text": str(verdict)}
             if isinstance(verdict.event, RoundScored):
                 game = game_of(verdict.before)
@@ -264,6 +261,13 @@ class LiveReferee:
             self._since_alert = 0
         message["time_s"] = round(verdict.timestamp_s, 2)
         self.broker.publish(message)
+
+    def _store_event(self, verdict: Verdict, who: str) -> Any:
+        """Stores a verdict's event (committed); one that revises what was said undoes what it replaces first."""
+        if verdict.replaces is not None:  # a history read again, or other cards entered: cancel, then record anew
+            for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
+                self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
+        return self.store.append_event(self.game_id, verdict.event, who)
 
     def _publish_frame(self, frame: Frame, report: Any) -> None:
         image = getattr(self.pipeline, "annotate", annotate_report)(frame.image, report)
@@ -295,10 +299,7 @@ class LiveReferee:
         with self._lock:
             verdicts = self.pipeline.enter(event)
             for k, verdict in enumerate(verdicts):
-                if verdict.replaces is not None:
-                    for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
-                        self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
-                self.store.append_event(self.game_id, verdict.event, who if k == 0 else "camera")
+                self._store_event(verdict, who if k == 0 else "camera")
         for k, verdict in enumerate(verdicts):
             self.broker.publish({"type": "event", "text": f"{who if k == 0 else 'camera'}: {verdict}"})
         if not verdicts:

@@ -46,13 +46,21 @@ from referee.interpret.model import ObservationModel
 from referee.interpret.table import Expected, Reading, Table, zone_cost
 from referee.just4fun.events import Event, HandDiscarded, StonePlaced
 from referee.just4fun.rules import CENTRE
-from referee.just4fun.state import Phase, State, apply, legal_moves, legal_placements, narrate, refused
+from referee.just4fun.state import (
+    FIELDS,
+    Phase,
+    State,
+    apply,
+    cards_to_draw,
+    legal_moves,
+    legal_placements,
+    narrate,
+    refused,
+)
 from referee.readings import DieReading
 from referee.types import Colour
 
 __all__ = ["STONES_MODEL", "BoardReading", "JustForFunCamera", "board_interpreter", "entered", "provisional"]
-
-FIELDS = 36
 
 STONES_MODEL = ObservationModel(
     pips=tuple(tuple(1.0 if i == j else 0.0 for j in range(6)) for i in range(6)),
@@ -84,8 +92,8 @@ def provisional(state: State, number: int) -> StonePlaced | None:
 
     The cards played are not on the board; the table enters them when they were others (:func:`entered`).
     """
-    moves = [m for m in legal_placements(state) if m.field == number]
-    return min(moves, key=lambda m: (len(m.cards), m.cards)) if moves else None
+    moves = _by_field(state).get(number)
+    return moves[0] if moves else None
 
 
 def entered(before: State, cards: Sequence[int], seen: int | None = None) -> StonePlaced:
@@ -197,7 +205,7 @@ class JustForFunCamera:
         if state.phase not in (Phase.DEAL, Phase.DRAW):
             return ""
         player = state.players[state.turn]
-        wanted = min(state.to_draw, len(state.pile) + len(state.discards))
+        wanted = cards_to_draw(state)
         if state.phase is Phase.DEAL:
             return f"{player}: enter your first {wanted} cards"
         last = state.history[-1] if state.history else None
@@ -213,17 +221,15 @@ class JustForFunCamera:
         if state.phase is not Phase.PLAY:
             return
         before = self.expected(state)
-        fields = {move.field for move in legal_placements(state)}
-        for number in sorted(fields):
+        for number, moves in sorted(_by_field(state).items()):
             read = reading.get(number, ())
             if zone_cost(self.model, number, before[number], read) < 1.0:
                 continue  # the field reads as it was: nothing new there (a stone on his own stack is not seen)
-            move = provisional(state, number)
-            assert move is not None
+            move = moves[0]  # as provisional() says it
             after = self.expected(apply(state, move))
             if after[number] == before[number]:
                 continue
-            yield Candidate((move,), note="" if _unambiguous(state, move) else "the cards played are to be entered")
+            yield Candidate((move,), note="" if len(moves) == 1 else "the cards played are to be entered")
 
     # --- an alert's reason ----------------------------------------------------------------------
 
@@ -264,9 +270,12 @@ def _why_not(state: State, seat: int, number: int) -> str:
             f"({' '.join(map(str, hand))}) make {number}")  # fmt: skip
 
 
-def _unambiguous(state: State, move: StonePlaced) -> bool:
-    """True when only one set of the hand's cards names the move's field."""
-    return sum(1 for m in legal_placements(state) if m.field == move.field) == 1
+def _by_field(state: State) -> dict[int, list[StonePlaced]]:
+    """The legal placements by field, the fewest cards first (then the lowest)."""
+    fields: dict[int, list[StonePlaced]] = {}
+    for move in sorted(legal_placements(state), key=lambda m: (len(m.cards), m.cards)):
+        fields.setdefault(move.field, []).append(move)
+    return fields
 
 
 def _board(state: State) -> Table:

@@ -22,7 +22,16 @@ from typing import Any
 from referee.errors import RefereeError
 from referee.just4fun.events import CardsDrawn, Event, StonePlaced
 from referee.just4fun.rules import Rules, ruleset
-from referee.just4fun.state import Phase, State, apply, legal_moves, new_game, outcome, unaccounted
+from referee.just4fun.state import (
+    Phase,
+    State,
+    apply,
+    cards_to_draw,
+    legal_moves,
+    new_game,
+    outcome,
+    unaccounted,
+)
 from referee.types import Colour
 
 __all__ = ["INVARIANTS", "MOST_EVENTS", "play", "simulate", "violations"]
@@ -48,7 +57,7 @@ def play(players: Sequence[Colour | str], seed: int | random.Random = 0, rules: 
             return
         player = state.players[state.turn]
         if state.phase in (Phase.DEAL, Phase.DRAW):
-            wanted = min(state.to_draw, len(state.pile) + len(state.discards))
+            wanted = cards_to_draw(state)
             cards: list[int] = []
             while len(cards) < wanted:
                 if not order:  # the pile ran out: the discards (those of before this draw) shuffled anew

@@ -47,6 +47,7 @@ __all__ = [
     "Phase",
     "State",
     "apply",
+    "cards_to_draw",
     "legal_moves",
     "narrate",
     "new_game",
@@ -178,7 +179,7 @@ def _drawn(state: State, seat: int, event: CardsDrawn) -> State:
     if state.phase not in (Phase.DEAL, Phase.DRAW):
         raise IllegalEventError(f"{event.player} places a stone now, he draws after")
     pile, discards = Counter(state.pile), Counter(state.discards)
-    wanted = min(state.to_draw, len(state.pile) + len(state.discards))
+    wanted = cards_to_draw(state)
     if len(event.cards) != wanted:
         raise IllegalEventError(f"{event.player} draws {wanted} cards, not {len(event.cards)}")
     drawn = Counter(event.cards)
@@ -250,6 +251,11 @@ def refused(state: State, seat: int, number: int) -> str:
         return (f"{state.players[ahead[0]]} has {stack[ahead[0]]} stones on field {number} against {player}'s "
                 f"{stack[seat]}: two or more ahead, so {player} may not place there")  # fmt: skip
     return ""
+
+
+def cards_to_draw(state: State) -> int:
+    """How many cards the player to draw takes: what he is owed, or what the pile and the discards still hold."""
+    return min(state.to_draw, len(state.pile) + len(state.discards))
 
 
 def legal_placements(state: State) -> tuple[StonePlaced, ...]:

@@ -117,17 +117,8 @@ class RenderedBoard:
 
     def grid_corners(self) -> np.ndarray:
         """The board's 6x6 grid's corners in the picture, clockwise from the far-left one (what a user clicks)."""
-        square = np.array(
-            [
-                self.layout.square(n)
-                for n in (
-                    self.layout.rules.layout[0],
-                    self.layout.rules.layout[5],
-                    self.layout.rules.layout[35],
-                    self.layout.rules.layout[30],
-                )
-            ]
-        )
+        numbers = self.layout.rules.layout
+        square = [self.layout.square(numbers[k]) for k in (0, 5, 35, 30)]  # the grid's far-left, ... near-left fields
         corners = np.array([square[0][0], square[1][1], square[2][2], square[3][3]])
         return cv2.perspectiveTransform(corners.reshape(-1, 1, 2), self._to_image).reshape(4, 2)
 

@@ -248,8 +248,6 @@ class LiveReferee:
                 game = game_of(verdict.before)
                 message["payout"] = game.payout_json(game.preview(verdict.before))
                 message["round"] = verdict.before.round
-            if verdict.state is not None and game_of(verdict.state).outcome(verdict.state) is not None:
-                self.store.set_status(self.game_id, "over")
         elif verdict.kind == "cleared":
             message = {"type": "event", "text": str(verdict)}
         else:
@@ -263,11 +261,17 @@ class LiveReferee:
         self.broker.publish(message)
 
     def _store_event(self, verdict: Verdict, who: str) -> Any:
-        """Stores a verdict's event (committed); one that revises what was said undoes what it replaces first."""
+        """Stores a verdict's event (committed); one that revises what was said undoes what it replaces first.
+
+        The event that ends the game marks it over, whether the camera said it or a person entered it.
+        """
         if verdict.replaces is not None:  # a history read again, or other cards entered: cancel, then record anew
             for replaced, _ in reversed(self.store.events(self.game_id)[-verdict.undone :]):
                 self.store.append(self.game_id, "undo", who, {"seq": replaced.seq})
-        return self.store.append_event(self.game_id, verdict.event, who)
+        record = self.store.append_event(self.game_id, verdict.event, who)
+        if verdict.state is not None and game_of(verdict.state).outcome(verdict.state) is not None:
+            self.store.set_status(self.game_id, "over")
+        return record
 
     def _publish_frame(self, frame: Frame, report: Any) -> None:
         image = getattr(self.pipeline, "annotate", annotate_report)(frame.image, report)

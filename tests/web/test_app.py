@@ -567,3 +567,21 @@ def test_show_me_your_dice_on_a_board_game_says_there_is_nothing_to_learn(tmp_pa
     response = post(client, "/api/colours", {"colour": "red"})
     assert response.status_code == 409 and "nothing to learn" in response.get_json()["error"]
     assert "Dice colours" not in client.get("/calibration").get_data(as_text=True)
+
+
+def test_a_game_whose_last_stone_is_entered_on_the_page_is_over(tmp_path):
+    """The event that ends a game marks it over also when a person enters it (a stone on his own stack, which
+    the camera does not see, may be the last of the game)."""
+    from referee.just4fun import HandDiscarded, play
+
+    app = make_app(tmp_path)
+    client = client_with_csrf(app)
+    form = {"csrf_token": TOKEN, "game": "just-4-fun", "colour": ["red", "blue"], "name": ["", ""], "seed": "6"}
+    assert client.post("/setup", data=form).status_code == 302
+    live = app.extensions["dice-referee"].live
+    game = list(play(["red", "blue"], 6))
+    for event, _ in game[1:]:
+        if not isinstance(event, HandDiscarded):  # the rules throw a hand themselves
+            live.apply(event, "Ann")
+    assert live.observer.state == game[-1][1]
+    assert client.get("/api/games").get_json()[0]["status"] == "over"

@@ -70,6 +70,8 @@ class _Fit:
     """Which expected dice are there and not read (not those gone)."""
     extras: tuple[int, ...]
     """The dice read that no expected die explains (indices into the zone's reading)."""
+    reads: tuple[int, ...] = ()
+    """Per expected die, the die read as it (an index into the zone's reading; -1 where none is)."""
 
 
 def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -100,9 +102,10 @@ def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read
     rest = _matched(model, zone, [expected[i] for i in kept], read)
     dice = [GONE_COST / len(optional)] * len(expected)
     missed = [False] * len(expected)
-    for i, cost, unread in zip(kept, rest.dice, rest.missed, strict=True):
-        dice[i], missed[i] = cost, unread
-    return there, _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras)
+    reads = [-1] * len(expected)
+    for i, cost, unread, j in zip(kept, rest.dice, rest.missed, rest.reads, strict=True):
+        dice[i], missed[i], reads[i] = cost, unread, j
+    return there, _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras, tuple(reads))
 
 
 def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -113,7 +116,7 @@ def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], r
     dice = [model.miss_cost(crowd, kind, e.colour) for e in expected]
     extra = model.extra_cost()
     if not read:
-        return _Fit(sum(dice), tuple(dice), (True,) * len(dice), ())
+        return _Fit(sum(dice), tuple(dice), (True,) * len(dice), (), (-1,) * len(dice))
     pairs = []
     die_cost = model.die_cost
     for i, e in enumerate(expected):
@@ -123,17 +126,17 @@ def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], r
             if cost < leave:
                 pairs.append((cost - leave, cost, i, j))
     pairs.sort()
-    used_e: set[int] = set()
+    reads = [-1] * len(expected)
     used_r: set[int] = set()
     for _, cost, i, j in pairs:
-        if i in used_e or j in used_r:
+        if reads[i] >= 0 or j in used_r:
             continue
-        used_e.add(i)
+        reads[i] = j
         used_r.add(j)
         dice[i] = cost
     extras = tuple(j for j in range(len(read)) if j not in used_r)
-    missed = tuple(i not in used_e for i in range(len(expected)))
-    return _Fit(sum(dice) + extra * len(extras), tuple(dice), missed, extras)
+    missed = tuple(j < 0 for j in reads)
+    return _Fit(sum(dice) + extra * len(extras), tuple(dice), missed, extras, tuple(reads))
 
 
 class TableCost:
@@ -146,6 +149,11 @@ class TableCost:
         self._stay = model.stay_cost()
         self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
+        self._back: tuple[int, dict[int, Counter[tuple[str, bool, int]]]] | None = None
+        """``id`` of the reading before, and per zone the dice read now that were read before it and not in it."""
+        self._read_before: dict[int, Counter[tuple[str, bool, int]]] = {}
+        """Per zone but the rolling area, the most dice of each look read there in one reading before this
+        one (since the interpreter's reset: the readings are chained through ``previous``)."""
         self._grown: tuple[int, dict[tuple[int, tuple[Expected, ...], tuple[Expected, ...]], float]] = (0, {})
         """``id`` of the reading before, and per (zone, dice there then, dice there now) what its misfit grew by:
         candidates differ in a zone or two, so most zones of most candidates are scored once."""
@@ -236,7 +244,8 @@ class TableCost:
               previous: TableCost) -> float:  # fmt: skip
         """What of ``now``'s misfit was already charged when ``then`` was the fit."""
         stay = self._stay
-        paid = _stayed_paid(was, then, expected, now, stay)
+        back = self._back_since(previous).get(zone)
+        paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), back)
         if then.extras:
             same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
                                             now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
@@ -248,6 +257,27 @@ class TableCost:
         """True when ``other`` read the same dice in every zone (in any order)."""
         zones = {*self.reading, *other.reading}
         return all(Counter(self.reading.get(z, ())) == Counter(other.reading.get(z, ())) for z in zones)
+
+    def _back_since(self, previous: TableCost) -> dict[int, Counter[tuple[str, bool, int]]]:
+        """Per zone but the rolling area, the dice read now, unseen in ``previous``, read there before it.
+
+        A die lying still that the reader loses now and then comes back as it was read before (traced: a
+        blue die among eleven on casino 2, read black in one reading, unseen in the next, black again; found
+        once per reading before, not per candidate table).
+        """
+        if self._back is None or self._back[0] != id(previous):
+            before = {zone: Counter(looks) for zone, looks in previous._read_before.items()}
+            for zone, dice in previous.reading.items():
+                if zone:
+                    before[zone] = before.get(zone, Counter()) | Counter(dice)
+            self._read_before = before
+            back = {}
+            for zone, dice in self.reading.items():
+                gone = before.get(zone, Counter()) - Counter(previous.reading.get(zone, ()))
+                if zone and gone and (found := gone & Counter(dice)):
+                    back[zone] = found
+            self._back = (id(previous), back)
+        return self._back[1]
 
     def _stayed_since(self, previous: TableCost) -> dict[int, _Stayed]:
         """Per zone, the dice read both in ``previous`` and in this reading (as many times as in both).
@@ -299,16 +329,17 @@ def _kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ..
     return sum(min(n, max(0, stayed[die] - explained[die]), now[die]) for die, n in unexplained.items())
 
 
-def _by_look(dice: tuple[Expected, ...], fit: _Fit) -> dict[tuple[str, bool, int], list[tuple[bool, float]]]:
-    """Per look (colour, Biggy, face), whether each such die was missed and what it cost in ``fit``."""
-    looks: dict[tuple[str, bool, int], list[tuple[bool, float]]] = {}
-    for die, cost, missed in zip(dice, fit.dice, fit.missed, strict=True):
-        looks.setdefault((die.colour, die.big, die.pips), []).append((missed, cost))
+def _by_look(dice: tuple[Expected, ...], fit: _Fit) -> dict[tuple[str, bool, int], list[tuple[bool, float, int]]]:
+    """Per look (colour, Biggy, face): whether each such die was missed, its cost in ``fit``, its die read (or -1)."""
+    looks: dict[tuple[str, bool, int], list[tuple[bool, float, int]]] = {}
+    for die, cost, missed, read in zip(dice, fit.dice, fit.missed, fit.reads, strict=True):
+        looks.setdefault((die.colour, die.big, die.pips), []).append((missed, cost, read))
     return looks
 
 
-def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...], fit: _Fit,
-                 stay: float | None) -> float:  # fmt: skip
+def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...], fit: _Fit, stay: float | None,
+                 read: Sequence[tuple[str, bool, int]] = (), back: Counter[tuple[str, bool, int]] | None = None,
+                 ) -> float:  # fmt: skip
     """What of the dice that stayed was already charged: per die, what it cost then, at most what it costs now.
 
     Dice that stayed are as many of each look (colour, Biggy, face) as ``was`` and ``now`` both hold;
@@ -321,20 +352,31 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
     going unseen is a new error, and a face or colour misread then is no part of it (traced: a roll's 4
     taken for a 5 misread as 4, since that misreading, paid at the roll, was taken as paid for the
     die's going unseen in the tray after the placement, and the true 4 paid its miss in full).
+
+    A die read again after a miss is read anew and charged in full, unless it is read as a die of the
+    zone (``back``: read there before the last reading, not in it, and now) was read before it went unseen:
+    the reader's error on a die lying still lasts, and coming back as it was it is charged its staying
+    (traced: a blue die among eleven on casino 2 read black, unseen, black again, six times in a round; at
+    each return the true table paid blue read as black anew, 6 nats, while a history with a third black
+    die placed there paid nothing, and won; seed 8144, four players with the neutral dice and Biggys).
     """
     before, after = _by_look(was, then), _by_look(now, fit)
+    back = Counter(back) if back else None
     paid = 0.0
     for key, old in before.items():
         new = after.get(key)
         if not new:
             continue
         pairs = zip(sorted(old, reverse=True), sorted(new, reverse=True), strict=False)  # as many as both hold
-        for (was_missed, then_cost), (is_missed, now_cost) in pairs:
+        for (was_missed, then_cost, _), (is_missed, now_cost, j) in pairs:
             if not was_missed and is_missed:
                 continue  # read then, unseen now: a new error, whatever its reading cost then
             if stay is None or not was_missed:
                 paid += min(then_cost, now_cost)
             elif is_missed:
                 paid += now_cost - stay
-            # read again after a miss: its reading is new, charged in full
+            elif back and back[read[j]] > 0:  # back as it was read before it went unseen: its error lasts
+                back[read[j]] -= 1
+                paid += max(0.0, now_cost - stay)
+            # else read again after a miss: its reading is new, charged in full
     return paid

@@ -24,7 +24,7 @@ from referee.lasvegas.simulate import Dealer, default_players, seeded_deal, tabl
 from referee.readings import DieReading, TableSnapshot
 from tests.referee.fixtures import TRACED_MODEL
 
-RED, BLUE = Colour.RED, Colour.BLUE
+RED, BLUE, BLACK = Colour.RED, Colour.BLUE, Colour.BLACK
 EMPTY = ((),) * 6
 DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
 MODEL = TRACED_MODEL
@@ -427,3 +427,36 @@ def test_a_resumed_virtual_deal_continues_the_same_pile():
     deal = seeded_deal(new_game(rules, players), seed, halfway.history)
     truth = [e for e in moments[-1].state.history if isinstance(e, BanknotesDealt)]
     assert deal(halfway) == truth[2]
+
+
+def test_a_die_back_as_it_was_read_before_it_went_unseen_is_not_charged_its_misreading_again():
+    """Traced (seed 8144, four players with the neutral dice and Biggys): a blue die among eleven on casino 2
+    was read black, then unseen, then black again, six times in a round. At each return the true table paid
+    blue read as black anew, while a history in which black had placed a third die there (its roll's 3 taken
+    for a 2, a die too many read in its next roll) paid nothing, won, and the round was paid wrong."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["black", "blue"]))
+    referee.apply(DEAL)
+    black = dice(BLACK, (1, 2, 2, 3, 5, 6, 6, 6), 1)
+    assert said(look(referee, 1, EMPTY, black)) == ["black rolls 1 2 2 3 5 6 6 6"]
+    twos = black[1:3]
+    assert said(look(referee, 2, casinos(c2=twos), black[:1] + black[3:])) == [
+        "black places 2 dice showing 2 on casino 2"
+    ]
+    blue = dice(BLUE, (2, 2, 2, 2, 4, 5, 6, 6), 20)
+    assert said(look(referee, 3, casinos(c2=twos), blue)) == ["blue rolls 2 2 2 2 4 5 6 6"]
+    assert said(look(referee, 4, casinos(c2=twos + blue[:4]), blue[4:])) == ["blue places 4 dice showing 2 on casino 2"]
+    as_black = replace(blue[3], colour=BLACK)  # from now on blue's fourth 2 is unseen and read black by turns
+    piles = {"c2": [*twos, *blue[:3]]}
+    frame, verdicts, flicker = 5, [], 0
+    turns = [(BLACK, (1, 3, 5, 6, 6, 6)), (BLUE, (4, 5, 6, 6)), (BLACK, (1, 3, 5, 6, 6)), (BLUE, (4, 5, 6)),
+             (BLACK, (1, 3, 5, 6)), (BLUE, (4, 5))]  # fmt: skip
+    for colour, faces in turns:  # each player puts one die, his last, on its casino
+        roll = dice(colour, faces, 10 * frame)
+        for tray in (roll, roll, roll[:-1], roll[:-1]):
+            if tray is not roll and roll[-1] not in piles.setdefault(f"c{faces[-1]}", []):
+                piles[f"c{faces[-1]}"].append(roll[-1])
+            table = {**piles, "c2": piles["c2"] + [as_black] * (flicker % 2)}
+            verdicts += look(referee, frame, casinos(**table), tray)
+            frame, flicker = frame + 1, flicker + 1
+    assert not any(v.replaces for v in verdicts), said(verdicts)
+    assert referee.state.casinos[1].dice == (2, 4)  # black 2, blue 4, as placed

@@ -228,14 +228,26 @@ class TableCost:
         and the cheapest taken: leftovers unseen since the roll and unseen still are there, hidden as they
         were, not gone while the dice read among them are phantoms (traced: three dice of a roll unseen,
         and after the placement the leftovers were taken back as soon as their misses, charged again
-        whole, cost more than two phantoms).
+        whole, cost more than two phantoms). Leftovers read gone are gone: seen again they were there then,
+        unseen, and their misses then are charged now (traced: red rolled 1 3, put the 1 on casino 1, took
+        the 3 back; his next roll, one die showing 3, was taken for that leftover 3 come back, and the pass
+        that followed it was lost; Royale seed 352, four players).
         """
+        fits_then = previous.fits(zone, was)
+        # The same leftovers then and now (nothing happened in the zone): read gone then, they cannot be there
+        # now. A player takes his dice back at once and for good, so there now, they were there then, missed.
+        same = len(fits_then) > 1 and _optional(was) == _optional(expected)
         grown = None
-        for now in self.fits(zone, expected):
-            if not now.total:
-                return 0.0
-            for then in previous.fits(zone, was):
-                cost = max(0.0, now.total - self._paid(zone, was, then, expected, now, previous))
+        for k, now in enumerate(self.fits(zone, expected)):
+            for h, then in enumerate(fits_then):
+                missed = 0.0
+                if same and k == 0:
+                    if h:
+                        continue
+                    missed = then.total - _cheapest(fits_then).total
+                if not now.total and not missed:
+                    return 0.0
+                cost = missed + max(0.0, now.total - self._paid(zone, was, then, expected, now, previous))
                 grown = cost if grown is None else min(grown, cost)
         assert grown is not None
         return grown
@@ -295,6 +307,11 @@ class TableCost:
                     both[zone] = (common, by_colour)
             self._stayed_reads = (id(previous), both)
         return self._stayed_reads[1]
+
+
+def _optional(dice: tuple[Expected, ...]) -> Counter[Expected]:
+    """The dice that may be gone (a placement's leftovers)."""
+    return Counter(die for die in dice if die.optional)
 
 
 PHANTOM_FACE_COST = math.log(6)

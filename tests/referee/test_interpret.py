@@ -22,7 +22,7 @@ import pytest
 
 from referee import Colour, DicePlaced, DiceRolled, Phase, find_ruleset, new_game
 from referee.interpret import Interpreter, ObservationModel
-from referee.interpret.table import Expected, TableCost, zone_cost
+from referee.interpret.table import GONE_COST, Expected, TableCost, zone_cost
 from referee.lasvegas.camera import LasVegasCamera, canonical_history
 from referee.lasvegas.events import BanknotesDealt
 from referee.lasvegas.simulate import Dealer, default_players, table_moments, virtual_deal
@@ -512,6 +512,41 @@ def test_a_phantom_read_on_with_another_face_is_the_same_lasting_error():
     new_phantom = TableCost(MODEL, {6: [*green(6, 6), DieReading(Colour.BLUE, False, 6)]})(table, table, then)
     assert same < 0.1 < other_face < new_phantom - 3
     assert new_phantom == pytest.approx(MODEL.extra_cost(), abs=0.1)
+
+
+def test_leftovers_read_gone_that_are_read_again_were_there_and_missed():
+    """Traced (Royale seed 352, four players): red rolled 1 3, put the 1 on casino 1 and took the 3 back (the
+    tray read empty), then rolled his last die: a 3. That 3 was taken for the leftover come back, free, and
+    the pass that followed (the tray empty again) for the leftover taken back: the pass was lost."""
+    leftover = {0: [Expected("red", False, 3, optional=True)], 1: [Expected("red", False, 1)]}
+    one = [DieReading(Colour.RED, False, 1)]
+    empty = TableCost(MODEL, {1: one})
+    before = TableCost(MODEL, {0: [DieReading(Colour.RED, False, 3)], 1: one})
+    assert empty(leftover, leftover, before) < 1  # taken back: gone costs little
+    again = TableCost(MODEL, {0: [DieReading(Colour.RED, False, 3)], 1: one})
+    # read again after the reading that showed it gone: there all along, missed in that reading
+    missed = MODEL.miss_cost(1, "tray", "red") - GONE_COST
+    assert again(leftover, leftover, empty) == pytest.approx(missed, abs=0.1) and missed > 3
+    # a new roll of one die lying where the leftover lay is read as it lies, as before
+    rolled = {0: [Expected("red", False, 3)], 1: [Expected("red", False, 1)]}
+    assert again(rolled, leftover, empty) < 0.1
+
+
+def test_a_die_back_on_a_casino_as_it_was_read_before_it_went_unseen_costs_its_staying():
+    """Traced (seed 8144): a blue die among eleven on casino 2 read black, unseen, black again, six times in a
+    round; the true table paid blue read as black at each return."""
+    table = {2: [Expected("blue", False, 2)] * 4 + [Expected("black", False, 2)] * 2}
+    blue, black = [DieReading(Colour.BLUE, False, 2)] * 3, [DieReading(Colour.BLACK, False, 2)] * 2
+    first = TableCost(MODEL, {2: blue + black + black[:1]})  # the fourth blue read black
+    misread = first(table) - first({2: table[2][:3] + [Expected("black", False, 2)] * 3})
+    assert misread > 4
+    unseen = TableCost(MODEL, {2: blue + black})
+    unseen(table, table, first)
+    back = TableCost(MODEL, {2: blue + black + black[:1]})
+    assert back(table, table, unseen) < 0.1  # read as before: its misreading was charged when it arose
+    # read as another colour than before, it is a new misreading
+    other = TableCost(MODEL, {2: blue + black + [DieReading(Colour.GREEN, False, 2)]})
+    assert other(table, table, unseen) > 4
 
 
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):

@@ -460,3 +460,21 @@ def test_a_die_back_as_it_was_read_before_it_went_unseen_is_not_charged_its_misr
             frame, flicker = frame + 1, flicker + 1
     assert not any(v.replaces for v in verdicts), said(verdicts)
     assert referee.state.casinos[1].dice == (2, 4)  # black 2, blue 4, as placed
+
+
+def test_the_biggy_read_as_a_normal_die_in_the_roll_is_told_by_the_dice_placed():
+    """Traced (Royale seed 352, five players): black's roll read with no Biggy, dark dice all about one size,
+    the largest his 2 (25 mm), his Biggy 4 among them read as a normal die (22 mm). Taken for the Biggy by
+    size, the 2 stayed the Biggy in every history, and black's Biggy put on casino 4 was booked as a normal
+    die read as a Biggy."""
+    referee = interpreter(new_game(find_ruleset("las-vegas+biggy"), ["black", "blue"]))
+    referee.apply(DEAL)
+    sizes = (19.0, 19.5, 26.0, 19.2, 18.8, 19.4, 24.5, 19.1)  # the 3 the largest, the Biggy (a 6) next
+    read = tuple(DieReading(BLACK, False, face, track=i + 1, size_mm=size)
+                 for i, (face, size) in enumerate(zip((1, 2, 3, 4, 5, 5, 6, 6), sizes, strict=True)))  # fmt: skip
+    verdicts = look(referee, 1, EMPTY, read)
+    biggy = replace(read[6], big=True)  # on the casino, read as the Biggy it is
+    verdicts += look(referee, 2, casinos(c6=(read[7], biggy)), read[:6])
+    verdicts += look(referee, 3, casinos(c6=(read[7], biggy)), read[:6])
+    assert said(verdicts)[-1] == "black places 1 die and 1 Biggy showing 6 on casino 6", said(verdicts)
+    assert referee.state.casinos[5].biggies == (1, 0) and referee.state.casinos[5].dice == (1, 0)

@@ -376,6 +376,11 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
     (traced: a blue die among eleven on casino 2 read black, unseen, black again, six times in a round; at
     each return the true table paid blue read as black anew, 6 nats, while a history with a third black
     die placed there paid nothing, and won; seed 8144, four players with the neutral dice and Biggys).
+    The same for a die read then and now, its face worse now, read now as the zone showed before the last
+    reading: its face misread flickers, and comes back (traced: red's 2 on casino 2 read 3, 2, 3 by turns;
+    each return to 3 charged the true table a misread face anew, and a history with red's roll misread and
+    a 3 placed there won; seed 2162, three players with Biggys). Not its colour: a green die among seven
+    yellow ones read yellow by turns, so charged, lost three rounds of a five-player Royale game (seed 341).
     """
     before, after = _by_look(was, then), _by_look(now, fit)
     back = Counter(back) if back else None
@@ -389,10 +394,15 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
             if not was_missed and is_missed:
                 continue  # read then, unseen now: a new error, whatever its reading cost then
             if stay is None or not was_missed:
-                paid += min(then_cost, now_cost)
+                face_again = stay is not None and j >= 0 and now_cost > then_cost and read[j][:2] == key[:2]
+                if face_again and back and back[read[j]] > 0:  # its face read as before the last reading: it lasts
+                    back[read[j]] -= 1
+                    paid += max(then_cost, now_cost - stay)
+                else:
+                    paid += min(then_cost, now_cost)
             elif is_missed:
                 paid += now_cost - stay
-            elif back and back[read[j]] > 0:  # back as it was read before it went unseen: its error lasts
+            elif j >= 0 and back and back[read[j]] > 0:  # back as it was read before it went unseen: it lasts
                 back[read[j]] -= 1
                 paid += max(0.0, now_cost - stay)
             # else read again after a miss: its reading is new, charged in full

@@ -549,6 +549,25 @@ def test_a_die_back_on_a_casino_as_it_was_read_before_it_went_unseen_costs_its_s
     assert other(table, table, unseen) > 4
 
 
+def test_a_face_misread_by_turns_on_a_die_lying_still_is_charged_once():
+    """Traced (seed 2162, three players with Biggys): red's 2 on casino 2 read 3, 2, 3 by turns; each return
+    to 3 charged the true table a misread face anew, and a history in which red's roll held a 3 (misread as
+    2) and red had put it there won."""
+    table = {2: [Expected("red", False, 2)] * 2 + [Expected("red", True, 2)]}
+
+    def read(*faces):
+        return {2: [*(DieReading(Colour.RED, False, f) for f in faces), DieReading(Colour.RED, True, 2)]}
+
+    first = TableCost(MODEL, read(3, 2))
+    assert first(table) > 4  # a 2 read as 3: the misreading, charged when it arises
+    right = TableCost(MODEL, read(2, 2))
+    assert right(table, table, first) < 0.1
+    again = TableCost(MODEL, read(3, 2))
+    assert again(table, table, right) < 0.1  # read 3 again, as before: the same error, lasting
+    other = TableCost(MODEL, read(2, 1))
+    assert other(table, table, right) > 4  # another misreading is new
+
+
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):
     shipped = ObservationModel.default()
     assert shipped.source.get("measured") is True

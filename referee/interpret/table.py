@@ -394,8 +394,8 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
             if not was_missed and is_missed:
                 continue  # read then, unseen now: a new error, whatever its reading cost then
             if stay is None or not was_missed:
-                face_again = stay is not None and j >= 0 and now_cost > then_cost and read[j][:2] == key[:2]
-                if face_again and back and back[read[j]] > 0:  # its face read as before the last reading: it lasts
+                face_again = j >= 0 and now_cost > then_cost and read[j][:2] == key[:2]
+                if stay is not None and face_again and back and back[read[j]] > 0:  # its face as before: it lasts
                     back[read[j]] -= 1
                     paid += max(then_cost, now_cost - stay)
                 else:

@@ -194,6 +194,7 @@ class TableCost:
             return sum(self.zone(zone, table.get(zone, ())) for zone in zones)
         if self._grown[0] != id(previous):
             self._grown = (id(previous), {})
+            self._back_since(previous)  # the looks read before, kept for the reading after this one
         grown = self._grown[1]
         total = 0.0
         for zone in zones:

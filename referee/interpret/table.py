@@ -149,8 +149,9 @@ class TableCost:
         self._stay = model.stay_cost()
         self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
-        self._back: tuple[int, dict[int, Counter[tuple[str, bool, int]]]] | None = None
-        """``id`` of the reading before, and per zone the dice read now that were read before it and not in it."""
+        self._back: dict[int, Counter[tuple[str, bool, int]]] = {}
+        """Per zone but the rolling area, the dice read now that were read there before the reading before and
+        not in it (set with ``_grown``, by :meth:`_remember`)."""
         self._read_before: dict[int, Counter[tuple[str, bool, int]]] = {}
         """Per zone but the rolling area, the most dice of each look read there in one reading before this
         one (since the interpreter's reset: the readings are chained through ``previous``)."""
@@ -194,7 +195,7 @@ class TableCost:
             return sum(self.zone(zone, table.get(zone, ())) for zone in zones)
         if self._grown[0] != id(previous):
             self._grown = (id(previous), {})
-            self._back_since(previous)  # the looks read before, kept for the reading after this one
+            self._remember(previous)
         grown = self._grown[1]
         total = 0.0
         for zone in zones:
@@ -257,8 +258,7 @@ class TableCost:
               previous: TableCost) -> float:  # fmt: skip
         """What of ``now``'s misfit was already charged when ``then`` was the fit."""
         stay = self._stay
-        back = self._back_since(previous).get(zone)
-        paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), back)
+        paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), self._back.get(zone))
         if then.extras:
             same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
                                             now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
@@ -271,26 +271,24 @@ class TableCost:
         zones = {*self.reading, *other.reading}
         return all(Counter(self.reading.get(z, ())) == Counter(other.reading.get(z, ())) for z in zones)
 
-    def _back_since(self, previous: TableCost) -> dict[int, Counter[tuple[str, bool, int]]]:
-        """Per zone but the rolling area, the dice read now, unseen in ``previous``, read there before it.
+    def _remember(self, previous: TableCost) -> None:
+        """The looks read before this reading (``_read_before``), and those back now (``_back``), per zone.
 
         A die lying still that the reader loses now and then comes back as it was read before (traced: a
-        blue die among eleven on casino 2, read black in one reading, unseen in the next, black again; found
-        once per reading before, not per candidate table).
+        blue die among eleven on casino 2, read black in one reading, unseen in the next, black again). Done
+        once per reading before, not per candidate table, whatever the candidates cost (the next reading
+        builds on what this one read before).
         """
-        if self._back is None or self._back[0] != id(previous):
-            before = {zone: Counter(looks) for zone, looks in previous._read_before.items()}
-            for zone, dice in previous.reading.items():
-                if zone:
-                    before[zone] = before.get(zone, Counter()) | Counter(dice)
-            self._read_before = before
-            back = {}
-            for zone, dice in self.reading.items():
-                gone = before.get(zone, Counter()) - Counter(previous.reading.get(zone, ()))
-                if zone and gone and (found := gone & Counter(dice)):
-                    back[zone] = found
-            self._back = (id(previous), back)
-        return self._back[1]
+        before = {zone: Counter(looks) for zone, looks in previous._read_before.items()}
+        for zone, dice in previous.reading.items():
+            if zone:
+                before[zone] = before.get(zone, Counter()) | Counter(dice)
+        self._read_before = before
+        self._back = {}
+        for zone, dice in self.reading.items():
+            gone = before.get(zone, Counter()) - Counter(previous.reading.get(zone, ()))
+            if zone and gone and (found := gone & Counter(dice)):
+                self._back[zone] = found
 
     def _stayed_since(self, previous: TableCost) -> dict[int, _Stayed]:
         """Per zone, the dice read both in ``previous`` and in this reading (as many times as in both).

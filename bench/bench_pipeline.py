@@ -158,6 +158,10 @@ def show_me_your_dice(game: RenderedGame, reader: Any, pipeline: TablePipeline) 
         pipeline.learn_colour(player.value, report)
 
 
+UNREAD_STEPS = 40
+"""Frames (4 s at 10 fps) a roll the camera reads (a tile's black dice) waits before the players enter it."""
+
+
 class PageAnswers:
     """What the players of a rendered game enter on the page when the referee asks.
 
@@ -183,6 +187,8 @@ class PageAnswers:
                 self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
         self.counted = 0
         """Counts of chips entered (where the page showed other counts)."""
+        self._waited = (-1, 0)
+        """The history's length at a roll the camera reads, and the frames it has waited there."""
 
     def __call__(self, observer: Any, said: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
         """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts."""
@@ -190,6 +196,8 @@ class PageAnswers:
         if self.passes and any(v.kind == "uncertain" and any(isinstance(o, Passed) for o in v.options) for v in said):
             verdicts += self._confirm(observer)
         while observer.game.waits_for(observer.state):
+            if observer.state.pending.rolled is not None and self._unread(observer.state):
+                break  # the camera reads this roll in the tray: the players enter it only when it does not
             state = observer.state
             history = moves(state.history)
             done = len(history)
@@ -202,6 +210,13 @@ class PageAnswers:
             except IllegalEventError:  # the referee's history allows no such answer: one its rules allow
                 verdicts += observer.answer(_allowed(state))
         return verdicts
+
+    def _unread(self, state: Any) -> bool:
+        """True while a roll the camera reads (a tile's black dice) has waited less than :data:`UNREAD_STEPS` calls
+        (frames): the players enter it on the page only once the camera has had time to read it."""
+        key = len(state.history)
+        self._waited = (key, self._waited[1] + 1) if self._waited[0] == key else (key, 1)
+        return self._waited[1] <= UNREAD_STEPS
 
     def _same_question(self, history: list[Any], state: Any) -> Any:
         """The game's answer to the question the referee asks now, found by kind and count where the

@@ -123,7 +123,14 @@ class Game(Protocol):
     def waits_for(self, state: Any) -> str:
         """What the table must enter before the camera can go on, in words; "" when nothing.
 
-        A decision, or a roll the camera does not read (Royale's black dice): the page asks for it.
+        A decision, or a roll of dice no player owns (Royale's black dice): the page asks for it (and a roll
+        may be read meanwhile: :meth:`read_step`).
+        """
+
+    def read_step(self, state: Any, reading: Reading) -> Any:
+        """The event the step :meth:`waits_for` names, read on the table; None when not seen (or no roll).
+
+        Royale's black dice rolled in the tray: the camera answers the step as the page would.
         """
 
     def diagnose(self, state: Any, snapshot: Any) -> str:
@@ -293,7 +300,12 @@ class Interpreter:
                 return verdicts
             verdicts.append(self.apply(self._deal(self.state), frame, time_s))
         waiting = self.game.waits_for(self.state)
-        if waiting:  # a decision or a roll the camera does not read: asked once, then the readings wait
+        if waiting:  # a decision or a roll: a roll seen answers it, else asked once, and the readings wait
+            read = self.game.read_step(self.state, reading)
+            if read is not None:
+                answered = self.answer(read, frame, time_s)
+                answered[0] = replace(answered[0], reason="read on the table")
+                return verdicts + answered
             if waiting != self._asked:
                 self._asked = waiting
                 if self.prompts:

@@ -214,6 +214,11 @@ class JustForFunCamera:
             return f"{player}: enter the {wanted} cards drawn (and the cards played, if not {played})"
         return f"{player}: enter the {wanted} cards drawn"
 
+    @staticmethod
+    def read_step(state: State, reading: Reading) -> None:
+        """Nothing it waits for is read on the board: the cards are entered on the page."""
+        return None
+
     # --- the candidates -------------------------------------------------------------------------
 
     def candidates(self, state: State, reading: Reading) -> Iterator[Candidate]:

@@ -40,6 +40,7 @@ import itertools
 from collections import Counter
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
 from referee.errors import IllegalEventError
 from referee.game import game_of
@@ -101,7 +102,7 @@ class LasVegasCamera:
 
     def __init__(self, model: ObservationModel | None = None) -> None:
         self.model = model or ObservationModel.default()
-        self._tables: dict[tuple[Hashable, DiceRolled | None], Table] = {}
+        self._tables: dict[tuple[Hashable, DiceRolled | None, tuple[Expected, ...]], Table] = {}
         self._misread_from = {face: self.model.misread_from(face) for face in range(1, 7)}
 
     # --- the table ------------------------------------------------------------------------------
@@ -121,12 +122,13 @@ class LasVegasCamera:
     def expected(self, state: GameState) -> Table:
         """The dice on each casino; in the tray the roll to place, or (optional) the last placement's leftovers."""
         leftovers = _leftovers(state) if state.phase is not Phase.PLACE else None
-        key = (self.key(state), leftovers)
+        extra = _extra_rolled(state)
+        key = (self.key(state), leftovers, extra)
         table = self._tables.get(key)
         if table is None:
             if len(self._tables) > 20_000:
                 self._tables.clear()
-            table = self._tables[key] = _expected(state, leftovers)
+            table = self._tables[key] = _expected(state, leftovers, extra)
         return table
 
     @staticmethod
@@ -171,6 +173,29 @@ class LasVegasCamera:
         """A step the table answers on the page (Royale's black dice, a tile's decision), in words; else ""."""
         pending = state.pending
         return pending.what if pending is not None and not pending.dealt else ""
+
+    def read_step(self, state: GameState, reading: Reading) -> Event | None:
+        """The roll of dice no player owns the pending step waits for (Royale's 2 black dice), read in the tray.
+
+        The dice of that colour beyond those the tray should hold (a black player's leftovers) are the roll,
+        the newest first; None until as many as it rolls are read. The same dice rolled again (Fifty Fifty's
+        next sum) lie there as the roll before until they land: read showing other faces, they are the new
+        roll; showing the same (one time in 18 or so), the page says.
+        """
+        pending = state.pending
+        if pending is None or pending.dealt or pending.rolled is None:
+            return None
+        colour, count = pending.rolled
+        before = sorted(e.pips for e in _extra_rolled(state))
+        tray = [d for d in reading.get(0, ()) if d.colour is colour and not d.big]
+        lying = sum(e.colour == colour.value for e in self.expected(state).get(0, ())) - len(before)
+        if len(tray) < lying + count:
+            return None
+        faces = sorted(d.pips for d in _newest(tray, count))
+        if faces == before:
+            return None  # the roll before, still lying there (or the same faces again)
+        event: Event = pending.accepts[0](tuple(faces))
+        return event
 
     # --- the candidates -------------------------------------------------------------------------
 
@@ -411,6 +436,9 @@ def canonical_event(event: Event) -> Event:
                        neutral=tuple(sorted(event.neutral)))  # fmt: skip
     if isinstance(event, NeutralDiceRolled):
         return replace(event, values=tuple(sorted(event.values)))
+    if getattr(event, "tray_colour", None) is not None:  # dice no player owns (Royale's black dice)
+        rolled: Any = event
+        return replace(rolled, values=tuple(sorted(rolled.values)))  # type: ignore[no-any-return]
     return event
 
 
@@ -423,7 +451,23 @@ def canonical_history(history: Sequence[Event]) -> list[Event]:
     return [canonical_event(event) for event in history]
 
 
-def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
+def _extra_rolled(state: GameState) -> tuple[Expected, ...]:
+    """The dice no player owns lying in the tray (Royale's black dice), rolled since the last move.
+
+    They lie there through the steps that follow (a tile's decision; Fifty Fifty's next roll replaces them)
+    and are taken away at the next move.
+    """
+    event: Any
+    for event in reversed(state.recent(6)):
+        if isinstance(event, _MOVES):
+            return ()
+        colour = getattr(event, "tray_colour", None)
+        if colour is not None:
+            return tuple(Expected(colour.value, False, value, optional=True) for value in event.values)
+    return ()
+
+
+def _expected(state: GameState, leftovers: DiceRolled | None, extra: tuple[Expected, ...] = ()) -> Table:
     neutral = state.neutral.value if state.neutral is not None else ""
     players = tuple(player.value for player in state.players)
     zones: dict[int, tuple[Expected, ...]] = {}
@@ -439,6 +483,8 @@ def _expected(state: GameState, leftovers: DiceRolled | None) -> Table:
             zones[0] = tray
     elif leftovers is not None:
         zones[0] = _roll_dice(leftovers, neutral, optional=True)
+    if extra:
+        zones[0] = (*zones.get(0, ()), *extra)
     return zones
 
 
@@ -473,11 +519,16 @@ def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> tuple[Expec
 
 
 def _leftovers(state: GameState) -> DiceRolled | None:
-    """The dice the last placement left in the tray (the player takes them back), as a roll; None if none."""
-    last = state.recent(2)
+    """The dice the last placement left in the tray (the player takes them back), as a roll; None if none.
+
+    Steps that move no player's dice after it (a tile's roll or decision, a count entered) leave them there.
+    """
+    last = list(state.recent(6))
+    while last and not isinstance(last[-1], _MOVES):
+        last.pop()
     if len(last) < 2:
         return None
-    roll, placed = last
+    roll, placed = last[-2:]
     if isinstance(placed, Passed) and isinstance(roll, DiceRolled):
         return roll  # a pass: the whole roll goes back to the player's hand
     if not isinstance(placed, DicePlaced) or not isinstance(roll, DiceRolled):
@@ -489,6 +540,10 @@ def _leftovers(state: GameState) -> DiceRolled | None:
         tuple(v for v in roll.biggies if v != value),
         tuple(v for v in roll.neutral if v != value),
     )
+
+
+_MOVES = (DiceRolled, DicePlaced, Passed, RoundScored, NeutralDiceRolled)
+"""Events that move dice (what a tile's steps, the counts entered and the deals are not)."""
 
 
 def _newest(dice: list[DieReading], count: int) -> list[DieReading]:

@@ -221,6 +221,9 @@ class Pending:
     dealt: bool = False
     """A chance step the dealer draws like the banknotes (Royale's tiles laid, its bank), not one the table
     rolls or decides: a virtual deal draws it, a manual one asks for it."""
+    rolled: tuple[Colour, int] | None = None
+    """A chance step the table rolls in the tray with dice no player owns: their colour and how many (Royale's
+    2 black dice). A camera reads it: the event is ``accepts[0]`` made from the faces read, sorted."""
 
 
 def ask(state: GameState, step: Pending) -> GameState:

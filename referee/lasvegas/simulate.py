@@ -257,6 +257,8 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
     ids = iter(range(1, 1 << 30))
     casinos: list[list[DieReading]] = [[] for _ in range(ruleset.casinos)]
     tray: list[DieReading] = []
+    extra_ids: set[int] = set()
+    """Tracks of the dice in the tray no player owns (a step's roll: Royale's black dice)."""
     count = 0
 
     def moment(what: str, event: Event | None, state: GameState) -> Moment:
@@ -266,6 +268,17 @@ def table_moments(ruleset: RuleSet, players: Sequence[Colour | str], seed: int, 
         return Moment(what, snapshot, event, state)
 
     for event, state in play(ruleset, players, seed, neutral):
+        rolled_extra = getattr(event, "tray_colour", None)  # dice no player owns, rolled in the tray for a step
+        if tray and any(d.track in extra_ids for d in tray):  # taken away at the next move
+            tray[:] = [d for d in tray if d.track not in extra_ids]
+        if rolled_extra is not None:
+            dice = [DieReading(rolled_extra, False, v, track=next(ids)) for v in event.values]  # type: ignore[union-attr]
+            extra_ids = {d.track for d in dice}
+            tray += dice
+            yield moment("rolled-extra", event, state)
+            if _follow(casinos, state, ids):  # a tile moved dice with it
+                yield moment("moved", event, state)
+            continue
         if event is None:
             neutral = state.neutral
             yield moment("start", None, state)

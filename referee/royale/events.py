@@ -9,6 +9,7 @@ piles, My Choice's pick) is a :class:`TileChoice` the page asks for.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from referee.types import Colour
 
@@ -34,9 +35,11 @@ class BankLaid:
 
 @dataclass(frozen=True, slots=True)
 class BlackDiceRolled:
-    """The 2 black extra dice rolled for a tile (Jackpot, Fifty Fifty, My Choice)."""
+    """The 2 black extra dice rolled for a tile (Jackpot, Prime Time, Fifty Fifty, My Choice)."""
 
     values: tuple[int, ...]
+    tray_colour: ClassVar[Colour] = Colour.BLACK
+    """They are rolled in the tray (the arena) and lie there until the next move: a camera reads them."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -153,7 +153,7 @@ def _steps(text: str, state: GameState, setup: MainGame) -> Pending | None:
         data: tuple[Any, ...] = (owner, *rest) if owner == "setup" else tuple(_part(p) for p in (owner, *rest))
         handler: Any = setup if owner == "setup" else TILES[owner] if owner in TILES else state.tiles[data[0]].tile
         step = handler.pending(state, data)
-        chain = Pending(step.actor, step.accepts, step.what, step.handler, step.data, chain, step.dealt)
+        chain = Pending(step.actor, step.accepts, step.what, step.handler, step.data, chain, step.dealt, step.rolled)
     return chain
 
 

@@ -102,7 +102,8 @@ def _check_black_dice(event: BlackDiceRolled) -> tuple[int, int]:
     values = event.values
     if len(values) != 2 or any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values):
         raise IllegalEventError(f"the 2 black dice show two faces 1 to 6, not {values!r}")
-    return values[0], values[1]
+    low, high = sorted(values)  # the two dice look alike: no order (Prime Time adds "the 4", not "the first")
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +168,7 @@ class Tile:
     def _roll(self, state: GameState, data: tuple[Any, ...], why: str = "") -> Pending:
         casino = state.tiles[data[0]].casino
         what = f"roll the 2 black dice for {self.name} by casino {casino}{why}"
-        return Pending(CHANCE, (BlackDiceRolled,), what, self, data)
+        return Pending(CHANCE, (BlackDiceRolled,), what, self, data, rolled=(Colour.BLACK, 2))
 
     def _ask(self, state: GameState, data: tuple[Any, ...], seat: int, what: str) -> Pending:
         casino = state.tiles[data[0]].casino

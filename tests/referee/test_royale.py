@@ -375,7 +375,7 @@ def test_the_camera_deals_the_tiles_and_the_bank_and_waits_for_what_the_page_ent
     played = [e for e, _ in next(_games(3, 1, 5, MAIN)) if isinstance(e, TilesLaid | BankLaid)]
     assert [type(e) for e in interpreter.state.history[:2]] == [TilesLaid, BankLaid]
     assert interpreter.state.history[0] == played[0]
-    # a roll of the black dice is entered on the page: the camera waits, asks once, then goes on
+    # a roll of the black dice: the page asks for it once; the camera reads it meanwhile (none lie here yet)
     text = ("las-vegas-royale+main rbg 1 b 2r:30,30/-:40,30/-:40,40/-:70,30/-:70,60/-:80,50 - -/-/- r:2,2,2:0,0,0 "
             "1A2:30000/2C1:-/3D1:- 100*4,90*6,80*7,70*8,60*11,50*9,40*5,30*4 0.roll.0")  # fmt: skip
     interpreter.reset(GAME.from_notation(text))
@@ -387,6 +387,74 @@ def test_the_camera_deals_the_tiles_and_the_bank_and_waits_for_what_the_page_ent
     answered = interpreter.answer(BlackDiceRolled((3, 4)))
     assert [str(v) for v in answered] == ["the black dice show 3 and 4"]
     assert interpreter.state.money()[Colour.RED] == 30_000 and camera.waits_for(interpreter.state) == ""
+
+
+def test_the_camera_reads_the_black_dice_rolled_in_the_arena_as_the_answer_to_the_tiles_step():
+    """Royale's 2 black dice are rolled in the arena for a tile (Jackpot here, on activation): the page asks
+    for them, and the camera answers as the page would once it reads them, the newest black dice in the tray
+    beyond those the tray should hold (older ones: a black player's). They lie there until the next move."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.camera import LasVegasCamera
+
+    text = ("las-vegas-royale+main rbk 1 b 2r:30,30/-:40,30/-:40,40/-:70,30/-:70,60/-:80,50 - -/-/- r:2,2,2:0,0,0 "
+            "1A2:30000/2C1:-/3D1:- 100*4,90*6,80*7,70*8,60*11,50*9,40*5,30*4 0.roll.0")  # fmt: skip
+    state = GAME.from_notation(text)
+    camera = LasVegasCamera()
+    assert camera.waits_for(state).startswith("roll the 2 black dice for Jackpot")
+    casinos = (tuple(DieReading(Colour.RED, False, 1) for _ in range(2)), *((),) * 5)
+    rolled = (DieReading(Colour.BLACK, False, 6, track=8), DieReading(Colour.BLACK, False, 4, track=9))
+    older = DieReading(Colour.BLACK, False, 2, track=1)
+    zones = {n: casinos[n - 1] for n in range(1, 7)}
+    assert camera.read_step(state, {0: (older, *rolled), **zones}) == BlackDiceRolled((4, 6))
+    assert camera.read_step(state, {0: rolled[:1], **zones}) is None  # one die read: not yet
+    interpreter = Interpreter(camera, state)
+    said = interpreter.observe(TableSnapshot(1, 0.1, casinos, rolled[:1]))
+    assert [v.kind for v in said] == ["uncertain"] and "enter on the page" in said[0].reason
+    said = interpreter.observe(TableSnapshot(2, 0.2, casinos, rolled))
+    assert [(v.kind, v.event, v.reason) for v in said] == [("event", BlackDiceRolled((4, 6)), "read on the table")]
+    assert str(said[0]) == "the black dice show 4 and 6 (read on the table)"
+    assert interpreter.state.money()[Colour.RED] == 0  # no double, no 7: the jackpot grows
+    # they lie in the tray until the next move: read again, nothing new
+    assert interpreter.observe(TableSnapshot(3, 0.3, casinos, rolled)) == []
+    assert [e.colour for e in camera.expected(interpreter.state)[0]] == ["black", "black"]
+
+
+def test_fifty_fiftys_next_roll_is_read_once_the_dice_show_other_faces_than_the_roll_before():
+    """Fifty Fifty rolls the same 2 black dice again after a bet: the two black dice read in the tray showing
+    the roll before's faces are that roll (expected there), not the new one; showing others, the new one."""
+    from referee.lasvegas.camera import LasVegasCamera
+
+    camera = LasVegasCamera()
+    for event, state in play(MAIN, PLAYERS[:3], 1):
+        if isinstance(event, TileChoice) and state.pending is not None and state.pending.accepts == (BlackDiceRolled,):
+            break
+    else:
+        raise AssertionError("seed 1 bets on Fifty Fifty")
+    before = next(e for e in reversed(state.history) if isinstance(e, BlackDiceRolled))
+    tray = [e for e in camera.expected(state)[0] if e.colour == "black"]
+    assert sorted(e.pips for e in tray) == sorted(before.values) and all(e.optional for e in tray)
+    lying = tuple(DieReading(Colour.BLACK, False, v, track=20 + k) for k, v in enumerate(before.values))
+    assert camera.read_step(state, {0: lying}) is None
+    assert camera.waits_for(state).startswith("roll the 2 black dice for Fifty Fifty")
+    # rolled again: the two black dice now show other faces, the new sum
+    other = tuple(sorted({1, 2, 3, 4, 5, 6} - set(before.values))[:2])
+    landed = tuple(DieReading(Colour.BLACK, False, v, track=30 + k) for k, v in enumerate(other))
+    assert camera.read_step(state, {0: landed}) == BlackDiceRolled(other)
+
+
+def test_a_rendered_table_shows_the_black_dice_in_the_tray_until_the_next_move():
+    """The renderer's truth (:func:`table_moments`): a tile's black dice lie in the tray after their roll."""
+    from referee.lasvegas.simulate import table_moments
+
+    moments = list(table_moments(MAIN, PLAYERS[:3], 341))
+    shown = [k for k, m in enumerate(moments) if m.what == "rolled-extra"]
+    assert shown
+    for k in shown:
+        before = {d.track for d in moments[k - 1].snapshot.tray}
+        new = [d for d in moments[k].snapshot.tray if d.track not in before]
+        assert sorted(d.pips for d in new) == sorted(moments[k].event.values)
+        assert all(d.colour is Colour.BLACK and not d.big for d in new)
+        assert not {d.track for d in new} & {d.track for d in moments[k + 1].snapshot.tray}
 
 
 @pytest.mark.parametrize("rules", ["las-vegas-royale+main", "las-vegas-royale", "las-vegas+neutral+biggy"])

@@ -60,6 +60,14 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
 LEARNED_SIGMA_LAB = 15.0
 """How far (CIELAB units) a die's body may lie from its colour as learned at setup for a 60 % weight (one sigma)."""
 
+IN_PLAY_MASS = 0.02
+"""The least colour-head probability, summed over the game's colours, of something boxed that is a die of the game.
+
+Measured on rendered games (Las Vegas 2, 3 and 6 players, Royale basic and main; every 15th frame, 9,584 boxes
+at the table's confidence): of the 9,119 boxes on a true die, the least sum was 0.08 (0.50 at the 0.1 %
+quantile); of the 465 boxes on no die, 190 summed under 0.01, Royale's chips read as yellow or orange dice
+(traced: a chip at casino 5's edge read as a green 1, restricted to the game's colours, seed 394)."""
+
 
 class ColourBook:
     """The game's dice colours as seen by this camera under this light, learned from the dice themselves.
@@ -136,6 +144,23 @@ class ColourBook:
                 else:
                     out[:, k] *= np.exp(-0.5)
         return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def of_the_game(self, head: np.ndarray, bodies: np.ndarray | None = None) -> np.ndarray:
+        """Which boxed things may be dice of this game (N,) bool.
+
+        The head gives the game's colours together at least :data:`IN_PLAY_MASS` (else it reads a thing of
+        another colour: a chip, a die not in play), or the body lies within two :data:`LEARNED_SIGMA_LAB` of a
+        colour learned at setup (what the camera saw of the players' own dice outweighs a head that never saw
+        them).
+        """
+        head = np.asarray(head, np.float64).reshape(len(head), -1)
+        columns = [PALETTE_NAMES.index(n) for n in self.names if n in PALETTE_NAMES]
+        keep = head[:, columns].sum(axis=1) >= IN_PLAY_MASS
+        if self.learned and bodies is not None and len(head):
+            lab = to_lab(np.asarray(bodies))
+            for name in self.learned:
+                keep |= np.sqrt(((lab - self.prototypes[name]) ** 2).sum(axis=1)) < 2 * LEARNED_SIGMA_LAB
+        return keep
 
     def decide(self, head: np.ndarray | None = None, bodies: np.ndarray | None = None) -> list[str]:
         """The most probable game colour of each die (see :meth:`scores`)."""

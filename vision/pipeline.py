@@ -141,6 +141,17 @@ class TablePipeline:
             homography = found.homography @ np.diag([scale, scale, 1.0])
             self.calibration = self.mat.calibration(homography)
 
+    def _of_the_game(self, detections: Detections) -> np.ndarray:
+        """Which detections may be dice of the game's colours (:meth:`ColourBook.of_the_game`).
+
+        All of them where the reader gives no colour probabilities.
+        """
+        head = detections.data.get("colour_scores")
+        if head is None:
+            return np.ones(len(detections), bool)
+        bodies = detections.data.get("body")
+        return self.colours.of_the_game(head, None if bodies is None else np.asarray(bodies, np.float32).reshape(-1, 3))
+
     def _owners(self, detections: Detections) -> list[Colour]:
         """Each die's colour among the game's: the reader's colour probabilities, with the learned colours."""
         data = detections.data
@@ -232,7 +243,7 @@ class TablePipeline:
             detections = self.reader(image)
         if calibration is not None and len(detections):
             table = calibration.to_table(detections.centres)
-            keep = self._not_marks(calibration, table, detections.confidence)
+            keep = self._not_marks(calibration, table, detections.confidence) & self._of_the_game(detections)
             detections, table = detections[keep], table[keep]
         if calibration is not None and len(detections):
             zones = calibration.zones_at(table)

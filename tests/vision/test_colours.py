@@ -35,6 +35,20 @@ def test_learned_colours_weigh_in_with_the_head():
     assert book.decide(head(red=0.55, blue=0.45), np.array([PALETTE["red"]], np.float32)) == ["red"]
 
 
+def test_a_thing_the_head_gives_none_of_the_games_colours_is_no_die_of_the_game():
+    """Royale's chips boxed as dice read yellow or orange (traced: a chip at casino 5's edge, restricted to red,
+    blue and green, read as a green 1): a box whose head gives the game's colours together under 2 % is not
+    one of its dice, unless its body lies near a colour learned at setup."""
+    book = ColourBook(["red", "blue", "green", "grey", "black"])
+    boxes = np.concatenate([head(yellow=0.6, orange=0.395, green=0.005), head(orange=0.9, red=0.08, green=0.02),
+                            head(blue=0.99, black=0.01)])  # fmt: skip
+    assert book.of_the_game(boxes).tolist() == [False, True, True]
+    assert ColourBook(["red", "yellow"]).of_the_game(boxes[:1]).tolist() == [True]  # a yellow player's game
+    book.learn("green", [(40, 200, 230)])  # this camera's green looks yellowish
+    assert book.of_the_game(boxes[:1], np.array([[40, 195, 228]], np.float32)).tolist() == [True]
+    assert book.of_the_game(boxes[:1], np.array([[200, 40, 40]], np.float32)).tolist() == [False]
+
+
 def test_without_the_head_the_nearest_colour_decides():
     book = ColourBook(["red", "blue"])
     assert book.scores(None, np.array([PALETTE["blue"]], np.float32)).tolist() == [[0, 1]]

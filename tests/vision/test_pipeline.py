@@ -158,6 +158,38 @@ def test_the_mats_printed_numbers_are_not_dice_but_a_die_lying_on_one_is():
     assert Calibration.from_json(calibration.to_json()).marks == pytest.approx(MAT.marks())
 
 
+def test_a_thing_read_in_no_colour_of_the_game_on_a_casino_is_no_die():
+    """Traced (Royale seed 394): a chip at casino 5's edge boxed at 0.74 and read an orange 1, restricted to the
+    game's colours a green 1, a die placed there never rolled. Here a box in casino 5's corner in every frame
+    whose colour head reads it orange or yellow: the round is refereed exactly, nothing alerted."""
+    from vision.colours import PALETTE_NAMES
+
+    game = RenderedGame(seed=7, players=("red", "blue"), size=(640, 360), fps=5, rounds=1)
+    corner = MAT.casinos[5].mean(axis=0) * 0.25 + MAT.casinos[5][2] * 0.75  # near its far-right corner
+    centre = game.camera.project(np.column_stack([game.mat_to_table(corner[None]), np.zeros(1)]))[0]
+    box = np.array([[*(centre - 7), *(centre + 7)]], np.float32)
+
+    def one_hot(names):
+        out = np.zeros((len(names), len(PALETTE_NAMES)), np.float32)
+        out[np.arange(len(names)), [PALETTE_NAMES.index(str(n)) for n in names]] = 1
+        return out
+
+    def reader(index):
+        truth = game.truth(index)
+        chip = np.zeros((1, len(PALETTE_NAMES)), np.float32)
+        chip[0, PALETTE_NAMES.index("orange")], chip[0, PALETTE_NAMES.index("yellow")] = 0.6, 0.395
+        chip[0, PALETTE_NAMES.index("blue")] = 0.005
+        data = {**truth.data, "colour_scores": one_hot(truth.data["colour"])}
+        extra = {"pips": np.array([1]), "colour": np.array(["orange"], object), "biggy": np.array([False]),
+                 "track": np.array([-1]), "colour_scores": chip}  # fmt: skip
+        return Detections(np.concatenate([truth.xyxy, box]), np.concatenate([truth.confidence, [0.74]]),
+                          {k: np.concatenate([v, extra[k]]) for k, v in data.items()})  # fmt: skip
+
+    observer, lines = watch(game, reader=reader)
+    assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+
+
 def test_a_fixed_calibration_from_four_corners_and_biggys_told_by_size():
     game = RenderedGame(seed=11, players=("green", "yellow"), rules="las-vegas+biggy", size=(640, 360), fps=5,
                         rounds=1)  # fmt: skip

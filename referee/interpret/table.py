@@ -10,6 +10,7 @@ are all there or all gone, whichever fits better, gone costing :data:`GONE_COST`
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -31,7 +32,10 @@ class Expected(NamedTuple):
     pips: int
     """Its face (0: any)."""
     optional: bool = False
-    """It may be gone, with the zone's other optional dice (a player takes his dice back all at once)."""
+    """It may be gone, with the zone's other optional dice of its group (a player takes his dice back at once)."""
+    group: int = 0
+    """Which optional dice go together: a player's leftovers (0); dice no player owns rolled for a step (1,
+    Royale's black dice, taken away apart from the player's)."""
 
 
 GONE_COST = 0.7
@@ -72,6 +76,8 @@ class _Fit:
     """The dice read that no expected die explains (indices into the zone's reading)."""
     reads: tuple[int, ...] = ()
     """Per expected die, the die read as it (an index into the zone's reading; -1 where none is)."""
+    gone: frozenset[int] = frozenset()
+    """The groups of optional dice this fit takes for gone."""
 
 
 def _zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -92,20 +98,30 @@ def _cheapest(fits: tuple[_Fit, ...]) -> _Fit:
 
 def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
           ) -> tuple[_Fit, ...]:  # fmt: skip
-    """The ways ``read`` may fit where ``expected`` lies: every die there, and with optional dice, those gone."""
+    """The ways ``read`` may fit where ``expected`` lies: every die there first, then with optional dice gone.
+
+    Each set of the optional dice's groups may be gone (each group gone costs :data:`GONE_COST`): a player's
+    leftovers and a tile's black dice are taken away apart (traced: seed 401, the black dice taken away and
+    blue's leftovers still there cost two misses, "blue rolls 1 5 5" and a pass were booked).
+    """
     there = _matched(model, zone, expected, read)
-    optional = [i for i, e in enumerate(expected) if e.optional]
-    if not optional:
+    groups = sorted({e.group for e in expected if e.optional})
+    if not groups:
         return (there,)
-    # all there (each unread one a miss) or all gone
-    kept = [i for i, e in enumerate(expected) if not e.optional]
-    rest = _matched(model, zone, [expected[i] for i in kept], read)
-    dice = [GONE_COST / len(optional)] * len(expected)
-    missed = [False] * len(expected)
-    reads = [-1] * len(expected)
-    for i, cost, unread, j in zip(kept, rest.dice, rest.missed, rest.reads, strict=True):
-        dice[i], missed[i], reads[i] = cost, unread, j
-    return there, _Fit(GONE_COST + rest.total, tuple(dice), tuple(missed), rest.extras, tuple(reads))
+    fits = [there]
+    for size in range(1, len(groups) + 1):
+        for gone in itertools.combinations(groups, size):
+            kept = [i for i, e in enumerate(expected) if not (e.optional and e.group in gone)]
+            rest = _matched(model, zone, [expected[i] for i in kept], read)
+            share = GONE_COST * size / (len(expected) - len(kept))
+            dice = [share] * len(expected)
+            missed = [False] * len(expected)
+            reads = [-1] * len(expected)
+            for i, cost, unread, j in zip(kept, rest.dice, rest.missed, rest.reads, strict=True):
+                dice[i], missed[i], reads[i] = cost, unread, j
+            fits.append(_Fit(GONE_COST * size + rest.total, tuple(dice), tuple(missed), rest.extras, tuple(reads),
+                             frozenset(gone)))  # fmt: skip
+    return tuple(fits)
 
 
 def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
@@ -239,14 +255,16 @@ class TableCost:
         # The same leftovers then and now (nothing happened in the zone): read gone then, they cannot be there
         # now. A player takes his dice back at once and for good, so there now, they were there then, missed.
         same = len(fits_then) > 1 and _optional(was) == _optional(expected)
+        groups = frozenset(e.group for e in expected if e.optional)
         grown = None
-        for k, now in enumerate(self.fits(zone, expected)):
-            for h, then in enumerate(fits_then):
+        for now in self.fits(zone, expected):
+            for then in fits_then:
                 missed = 0.0
-                if same and k == 0:
-                    if h:
+                if same:  # a group gone then is gone now; a group there now was there then, its misses charged
+                    if not then.gone <= now.gone:
                         continue
-                    missed = then.total - _cheapest(fits_then).total
+                    if now.gone != groups:
+                        missed = then.total - _cheapest(fits_then).total
                 if not now.total and not missed:
                     return 0.0
                 cost = missed + max(0.0, now.total - self._paid(zone, was, then, expected, now, previous))

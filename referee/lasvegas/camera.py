@@ -463,7 +463,7 @@ def _extra_rolled(state: GameState) -> tuple[Expected, ...]:
             return ()
         colour = getattr(event, "tray_colour", None)
         if colour is not None:
-            return tuple(Expected(colour.value, False, value, optional=True) for value in event.values)
+            return tuple(Expected(colour.value, False, value, optional=True, group=1) for value in event.values)
     return ()
 
 

@@ -121,8 +121,9 @@ class LasVegasCamera:
 
     def expected(self, state: GameState) -> Table:
         """The dice on each casino; in the tray the roll to place, or (optional) the last placement's leftovers."""
-        leftovers = _leftovers(state) if state.phase is not Phase.PLACE else None
-        extra = _extra_rolled(state)
+        last, rolled = _tray_events(state)
+        leftovers = _leftovers(last) if state.phase is not Phase.PLACE else None
+        extra = _extra_dice(rolled)
         key = (self.key(state), leftovers, extra)
         table = self._tables.get(key)
         if table is None:
@@ -186,7 +187,7 @@ class LasVegasCamera:
         if pending is None or pending.dealt or pending.rolled is None:
             return None
         colour, count = pending.rolled
-        before = sorted(e.pips for e in _extra_rolled(state))
+        before = sorted(e.pips for e in _extra_dice(_tray_events(state)[1]))
         tray = [d for d in reading.get(0, ()) if d.colour is colour and not d.big]
         lying = sum(e.colour == colour.value for e in self.expected(state).get(0, ())) - len(before)
         if len(tray) < lying + count:
@@ -451,20 +452,35 @@ def canonical_history(history: Sequence[Event]) -> list[Event]:
     return [canonical_event(event) for event in history]
 
 
-def _extra_rolled(state: GameState) -> tuple[Expected, ...]:
-    """The dice no player owns lying in the tray (Royale's black dice), rolled since the last move.
+def _tray_events(state: GameState) -> tuple[tuple[Event, ...], Any]:
+    """What the tray shows follows from: the last two events before the steps since the last move, and a roll.
 
-    They lie there through the steps that follow (a tile's decision; Fifty Fifty's next roll replaces them)
-    and are taken away at the next move.
+    The steps since the last move (a tile's roll or decision, a count entered) move no player's dice; the two
+    events before them come oldest first, and the roll is the newest of those steps that rolled dice no player
+    owns (Royale's black dice), or None. One walk back through the log for both (the table of every candidate
+    state asks for them).
     """
-    event: Any
-    for event in reversed(state.recent(6)):
-        if isinstance(event, _MOVES):
-            return ()
-        colour = getattr(event, "tray_colour", None)
-        if colour is not None:
-            return tuple(Expected(colour.value, False, value, optional=True, group=1) for value in event.values)
-    return ()
+    log, rolled = state.log, None
+    while log is not None and not isinstance(log[1], _MOVES):
+        log, event = log
+        if rolled is None and getattr(event, "tray_colour", None) is not None:
+            rolled = event
+    last: list[Event] = []
+    while log is not None and len(last) < 2:
+        log, event = log
+        last.append(event)
+    return tuple(reversed(last)), rolled
+
+
+def _extra_dice(rolled: Any) -> tuple[Expected, ...]:
+    """The dice no player owns that ``rolled`` (:func:`_tray_events`) left lying in the tray.
+
+    Optional, as a group of their own: they lie there through the steps that follow (a tile's decision; Fifty
+    Fifty's next roll replaces them) and are taken away at the next move, apart from the player's leftovers.
+    """
+    if rolled is None:
+        return ()
+    return tuple(Expected(rolled.tray_colour.value, False, value, optional=True, group=1) for value in rolled.values)
 
 
 def _expected(state: GameState, leftovers: DiceRolled | None, extra: tuple[Expected, ...] = ()) -> Table:
@@ -518,17 +534,15 @@ def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> tuple[Expec
             *[Expected(neutral, False, v, optional) for v in roll.neutral])  # fmt: skip
 
 
-def _leftovers(state: GameState) -> DiceRolled | None:
+def _leftovers(last: tuple[Event, ...]) -> DiceRolled | None:
     """The dice the last placement left in the tray (the player takes them back), as a roll; None if none.
 
-    Steps that move no player's dice after it (a tile's roll or decision, a count entered) leave them there.
+    ``last``: the two events before the steps since (:func:`_tray_events`): steps that move no player's dice
+    after it (a tile's roll or decision, a count entered) leave them there.
     """
-    last = list(state.recent(6))
-    while last and not isinstance(last[-1], _MOVES):
-        last.pop()
     if len(last) < 2:
         return None
-    roll, placed = last[-2:]
+    roll, placed = last
     if isinstance(placed, Passed) and isinstance(roll, DiceRolled):
         return roll  # a pass: the whole roll goes back to the player's hand
     if not isinstance(placed, DicePlaced) or not isinstance(roll, DiceRolled):

@@ -276,7 +276,8 @@ class TableCost:
               previous: TableCost) -> float:  # fmt: skip
         """What of ``now``'s misfit was already charged when ``then`` was the fit."""
         stay = self._stay
-        paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), self._back.get(zone))
+        paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), self._back.get(zone),
+                            previous.reading.get(zone, ()))  # fmt: skip
         if then.extras:
             same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
                                             now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
@@ -373,14 +374,19 @@ def _by_look(dice: tuple[Expected, ...], fit: _Fit) -> dict[tuple[str, bool, int
 
 def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...], fit: _Fit, stay: float | None,
                  read: Sequence[tuple[str, bool, int]] = (), back: Counter[tuple[str, bool, int]] | None = None,
-                 ) -> float:  # fmt: skip
+                 read_then: Sequence[tuple[str, bool, int]] = ()) -> float:  # fmt: skip
     """What of the dice that stayed was already charged: per die, what it cost then, at most what it costs now.
 
     Dice that stayed are as many of each look (colour, Biggy, face) as ``was`` and ``now`` both hold;
     a die is the same die whether or not it may be gone (a roll's dice left in the tray after a
     placement are the roll's dice, now optional). Dice that look alike cannot be told apart, so the
     ones missed then are taken to be the ones missed now, and the dearest then the dearest now (a die
-    that was hidden is the one still hidden, not a die just put beside it). A die missed then and now
+    that was hidden is the one still hidden, not a die just put beside it); but a die read now as one of
+    them was read then (``read_then``) is that die first: its reading lasts, and another one went unseen
+    (traced: a black die among ten on casino 2 read red for good, and another black die unseen beside it;
+    paired the dearest then with the dearest now, the die read red was taken for the one gone unseen and
+    its misreading charged again, 10 nats, and a history with blue's pass taken for a blue die placed there
+    won; Royale seed 392, five players). A die missed then and now
     is charged its staying hidden (``stay``, when measured), and one read again after a miss the pair
     it is read as (a new reading of it). A die read then and unseen now is charged its miss in full: its
     going unseen is a new error, and a face or colour misread then is no part of it (traced: a roll's 4
@@ -406,8 +412,7 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
         new = after.get(key)
         if not new:
             continue
-        pairs = zip(sorted(old, reverse=True), sorted(new, reverse=True), strict=False)  # as many as both hold
-        for (was_missed, then_cost, _), (is_missed, now_cost, j) in pairs:
+        for (was_missed, then_cost, _), (is_missed, now_cost, j) in _pairs(old, new, read_then, read):
             if not was_missed and is_missed:
                 continue  # read then, unseen now: a new error, whatever its reading cost then
             if stay is None or not was_missed:
@@ -424,3 +429,25 @@ def _stayed_paid(was: tuple[Expected, ...], then: _Fit, now: tuple[Expected, ...
                 paid += max(0.0, now_cost - stay)
             # else read again after a miss: its reading is new, charged in full
     return paid
+
+
+def _pairs(old: list[tuple[bool, float, int]], new: list[tuple[bool, float, int]],
+           read_then: Sequence[tuple[str, bool, int]], read: Sequence[tuple[str, bool, int]],
+           ) -> list[tuple[tuple[bool, float, int], tuple[bool, float, int]]]:  # fmt: skip
+    """Dice of one look then and now taken for the same dice (as many as both hold; see :func:`_stayed_paid`).
+
+    Each die read now as a die of ``old`` was read then is that die; the others go in order, missed dice
+    first, then the dearest.
+    """
+    old, new = sorted(old, reverse=True), sorted(new, reverse=True)
+    pairs = []
+    if read_then:
+        for n in list(new):
+            if n[2] < 0:
+                continue
+            same = next((o for o in old if o[2] >= 0 and read_then[o[2]] == read[n[2]]), None)
+            if same is not None:
+                old.remove(same)
+                new.remove(n)
+                pairs.append((same, n))
+    return pairs + list(zip(old, new, strict=False))

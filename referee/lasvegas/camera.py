@@ -240,10 +240,22 @@ class LasVegasCamera:
         neutral = state.neutral
         held = (state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat])
         tray = reading.get(0, ())
-        own = _newest([d for d in tray if d.colour is player], held[0] + held[1])
+        tray_own = [d for d in tray if d.colour is player]
+        own = _newest(tray_own, held[0] + held[1])
         mine = _newest([d for d in tray if d.colour is neutral], held[2]) if held[2] else []
         if own or mine:
             yield from self._filled(state, own, mine, held, fill, variants=True, group=0)
+            # One die read twice: each look read taken for it, then with a face misread or another Biggy as well
+            # (the plain ones first: the same roll is said with the fewest assumptions).
+            twice = list(_read_twice(tray_own, own, held[0] + held[1]))
+            for variants in (False, True):
+                for dice, face in twice:
+                    for n, candidate in enumerate(self._filled(state, dice, mine, held, fill, variants=variants,
+                                                               group=0)):  # fmt: skip
+                        if variants and not n:
+                            continue  # the plain one, already tried
+                        note = f"{candidate.note}; " if candidate.note else ""
+                        yield replace(candidate, note=f"{note}a {face} read twice", variant="twice")
         if not with_placements:
             return
         before = self.expected(state)
@@ -565,6 +577,30 @@ def _newest(dice: list[DieReading], count: int) -> list[DieReading]:
     if len(dice) <= count:
         return dice
     return sorted(dice, key=lambda d: -d.track)[:count]
+
+
+def _read_twice(tray: list[DieReading], kept: list[DieReading], count: int) -> Iterator[tuple[list[DieReading], str]]:
+    """The roll read in the tray with another die than ``kept`` left out: one die read twice.
+
+    More of a player's dice read in the tray than he holds are older dice left there (the newest kept,
+    :func:`_newest`) or one die read twice (a Biggy read as a Biggy and as a normal die beside it, two
+    dice touching read as three); which one the dice placed and the leftovers tell. Each look read is
+    tried as the one read twice (the others kept newest first), with what was assumed. Traced: red's
+    roll of seven dice and a Biggy 3 read with nine dice, the Biggy also read as a normal 3; the newest
+    eight kept one 3 too many and lost a 4, no roll tried held the true faces, the referee asked which
+    of two wrong rolls it was while the table played on, and three players' moves were booked wrong
+    (Royale seed 391, five players).
+    """
+    if len(tray) <= count:
+        return
+    seen = {tuple(sorted((d.pips, d.big) for d in kept))}
+    for look in dict.fromkeys((d.pips, d.big) for d in tray):
+        twice = next(d for d in sorted(tray, key=lambda d: d.track) if (d.pips, d.big) == look)
+        rest = _newest([d for d in tray if d is not twice], count)
+        faces = tuple(sorted((d.pips, d.big) for d in rest))
+        if faces not in seen:
+            seen.add(faces)
+            yield rest, f"{'Biggy ' if look[1] else ''}{look[0]}"
 
 
 def _biggies(own: list[DieReading], biggies: int, total: int) -> list[bool]:

@@ -496,6 +496,22 @@ def test_a_die_read_then_and_unseen_now_is_charged_its_miss_whatever_it_was_read
     assert true_now == pytest.approx(miss, abs=0.1) and misread_now == pytest.approx(miss, abs=0.1)
 
 
+def test_a_die_misread_for_good_stays_paid_when_another_of_its_look_goes_unseen_beside_it():
+    """Traced (Royale seed 392, five players): four black 2s on casino 2 among ten dice, one read red for
+    good; then another black die went unseen. Paired by cost, the die read red was taken for the one gone
+    unseen, and its misreading charged again (10 nats) beside the new miss; a history that had taken
+    blue's pass for a blue die placed there paid the miss only, and won."""
+    table = {2: [Expected("black", False, 2)] * 4 + [Expected("red", False, 2)] * 2}
+    black, red = DieReading(Colour.BLACK, False, 2), DieReading(Colour.RED, False, 2)
+    then = TableCost(MODEL, {2: [black] * 3 + [red] * 3})  # one black die read red
+    assert then(table) > 5
+    now = TableCost(MODEL, {2: [black] * 2 + [red] * 3})  # and another black die unseen
+    assert now(table, table, then) == pytest.approx(MODEL.miss_cost(6, "casino", "black"), abs=0.1)
+    # the die read red read black again, and another one unseen: that die's miss, its misreading over
+    back = TableCost(MODEL, {2: [black] * 3 + [red] * 2})
+    assert back(table, table, then) == pytest.approx(MODEL.miss_cost(6, "casino", "black"), abs=0.1)
+
+
 def test_a_phantom_read_on_with_another_face_is_the_same_lasting_error():
     """Traced (seed 7004, neutral): a green die read on casino 6 that is not there, lasting the whole round,
     its face read 1, then 6, then 1 again. Charged as a new phantom at each change of face, the true

@@ -501,3 +501,18 @@ def test_a_tiles_black_dice_and_a_players_leftovers_are_taken_away_apart():
     table = {0: (*leftovers, *black)}
     assert gone(table) == pytest.approx(2 * GONE_COST, abs=0.05)
     assert again(table, table, gone) > 3 * GONE_COST
+
+
+def test_a_roll_read_with_one_die_twice_is_told_by_the_dice_placed_and_those_left():
+    """Traced (Royale seed 391, five players): red's roll of seven dice and a Biggy 3 read with nine dice, the
+    Biggy also read as a normal 3. The newest eight dice kept a 3 too many and dropped a 4: no roll tried held
+    the true faces, the referee asked which of two wrong rolls it was while the table played on, and three
+    players' moves were booked wrong. Any die read may be the one read twice; the dice placed and left tell."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    read = dice(RED, (6, 1, 2, 2, 3, 4, 5, 5, 6), 1)  # a 2 read twice; the die tracked first, a 6, would go
+    verdicts = look(referee, 1, EMPTY, read)
+    fives, left = read[6:8], (read[0], read[1], read[2], read[4], read[5], read[8])
+    verdicts += look(referee, 2, casinos(c5=fives), left)
+    assert said(verdicts) == ["red rolls 1 2 3 4 5 5 6 6 (a 2 read twice)", "red places 2 dice showing 5 on casino 5"]
+    assert referee.state.held_dice[0] == 6

@@ -47,7 +47,7 @@ from referee import (
 from referee.lasvegas.camera import canonical_history
 from referee.lasvegas.jsonio import payout_to_json, state_table_json
 from referee.lasvegas.simulate import seeded_deal
-from referee.lasvegas.state import Phase, preview
+from referee.lasvegas.state import Phase, apply, preview
 from referee.royale.events import BlackDiceRolled, TileChoice
 from vision.capture import Frame
 from vision.pipeline import TablePipeline, camera_referee
@@ -61,7 +61,7 @@ the neutral dice), the neutral variant and Biggys. Name: (rule set, player colou
 def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[str, ...], models: Path | None = None,
                confidence: float | None = None, rules: str = "las-vegas", save: Path | None = None,
                replay: Path | None = None, confirm_passes: bool = False, learn_colours: bool = False,
-               count_chips: bool = False) -> dict[str, object]:  # fmt: skip
+               count_chips: bool = False, answer_questions: bool = False) -> dict[str, object]:  # fmt: skip
     """One game's figures (see the module); ``save`` keeps its readings there, ``replay`` referees those;
     ``confirm_passes``: the page's questions whether a player passed are answered (:class:`PageAnswers`);
     ``learn_colours``: each player's dice colour is learned first (:func:`show_me_your_dice`);
@@ -72,7 +72,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
     observer = camera_referee(initial, deal=seeded_deal(initial, seed))
     read_seconds = [0.0]
     seconds = [0.0]
-    page = PageAnswers(game, passes=confirm_passes, chips=count_chips)
+    page = PageAnswers(game, passes=confirm_passes, chips=count_chips, questions=answer_questions)
     if replay is not None:
         steps = replayed(observer, load_readings(replay)["steps"], page)
     else:
@@ -132,6 +132,7 @@ def bench_game(seed: int, rounds: int | None, reader_name: str, colours: tuple[s
         "casino_counts_right": f"{casinos_right}/{casinos}",
         "alerts_and_uncertain": complaints,
         "passes_confirmed": page.confirmed,
+        "questions_answered": page.answered,
         "chips_counted": page.counted,
         "_casinos": (casinos_right, casinos),
         "_latencies": latencies,
@@ -169,17 +170,23 @@ class PageAnswers:
     the game's answer to the same question (its k-th roll of the black dice, a player's k-th decision), and
     where the referee's rules refuse that, an answer they allow (the first choice, or the black dice showing
     3 and 4): the round is wrong anyway, the game goes on. With ``passes``, also the question whether a player
-    passed (Royale: a pass is confirmed on the page), answered as it happened. With ``chips``, the players
+    passed (Royale: a pass is confirmed on the page), answered as it happened; with ``questions``, every
+    question the referee asks ("is it ..., or ...?") whose answer the game holds (a player's roll, or what he
+    did after it), as the players at the table would answer it. With ``chips``, the players
     count their chips as each round starts (the referee has the round's deal and nobody has rolled yet) and
     enter the counts where the page shows others (Royale: chips are entered on the page); a pass missed in
     one round then costs that round, not every round after it.
     """
 
-    def __init__(self, game: RenderedGame, passes: bool = False, chips: bool = False) -> None:
+    def __init__(self, game: RenderedGame, passes: bool = False, chips: bool = False, questions: bool = False,
+                 ) -> None:  # fmt: skip
         self.truth = canonical_history(game.moments[-1].state.history)
         self.passes = passes
+        self.questions = questions
         self.confirmed = 0
         """Pass questions answered."""
+        self.answered = 0
+        """Other questions answered (with ``questions``)."""
         self.chips: dict[int, tuple[int, ...]] = {}
         """The chips each player truly holds as each round starts (when the players count them)."""
         for moment in game.moments if chips else ():
@@ -193,8 +200,11 @@ class PageAnswers:
     def __call__(self, observer: Any, said: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
         """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts."""
         verdicts: list[Any] = self._count(observer)
-        if self.passes and any(v.kind == "uncertain" and any(isinstance(o, Passed) for o in v.options) for v in said):
+        asked = [v for v in said if v.kind == "uncertain" and v.options]
+        if self.passes and any(isinstance(o, Passed) for v in asked for o in v.options):
             verdicts += self._confirm(observer)
+        elif self.questions and asked:
+            verdicts += self._confirm(observer, passes=False)
         while observer.game.waits_for(observer.state):
             if observer.state.pending.rolled is not None and self._unread(observer.state):
                 break  # the camera reads this roll in the tray: the players enter it only when it does not
@@ -246,9 +256,9 @@ class PageAnswers:
         self.counted += 1
         return [observer.apply(ResourcesCounted("chips", truth))]
 
-    def _confirm(self, observer: Any) -> list[Any]:
-        """The answer to a pass question: the option that is what happened at the table (see
-        :meth:`_happened`), where one is."""
+    def _confirm(self, observer: Any, passes: bool = True) -> list[Any]:
+        """The answer to a pass question (or with ``passes`` False, another question): the option that is what
+        happened at the table (see :meth:`_happened`), where one is."""
         asked = observer.asked
         if asked is None:
             return []
@@ -259,16 +269,22 @@ class PageAnswers:
                     answered: list[Any] = observer.choose(option)
                 except ValueError:
                     return []
-                self.confirmed += 1
+                if passes:
+                    self.confirmed += 1
+                else:
+                    self.answered += 1
                 return answered
         return []
 
     def _happened(self, branch: Any, option: Any) -> Any:
-        """What the player of ``option`` (a pass or a placement) did in the game after the roll before it,
-        found by his rolls (a camera may have lost other moves); None where the game has no such."""
-        player = option.player
+        """What the player of ``option`` (a pass or a placement) did in the game after the roll before it, or
+        (a roll) his roll there, found by his rolls (a camera may have lost other moves); None where the game
+        has no such."""
+        player = getattr(option, "player", None)
         rolls = sum(1 for e in branch.history if isinstance(e, DiceRolled) and e.player is player)
         his = [i for i, e in enumerate(self.truth) if isinstance(e, DiceRolled) and e.player is player]
+        if isinstance(option, DiceRolled):
+            return self.truth[his[rolls]] if rolls < len(his) else None
         if not 0 < rolls <= len(his) or his[rolls - 1] + 1 >= len(self.truth):
             return None
         return self.truth[his[rolls - 1] + 1]
@@ -331,8 +347,20 @@ def load_readings(path: Path) -> dict[str, Any]:
 
 
 def settled_truth(game: RenderedGame) -> list[GameState]:
-    """The true state at each settlement of a rendered game (the moment before it: the table being paid)."""
-    return [game.moments[i - 1].state for i, m in enumerate(game.moments) if m.what == "settled"]
+    """The true state at each settlement of a rendered game: the table being paid, after every step before it.
+
+    Not the moment before it: a step that moves no die (a tile's decision, e.g. Fifty Fifty's "stop" after
+    the round's last die, taking a chip) has no moment of its own (traced: Royale main game 393, blue's chip
+    from that "stop" was missing from the truth, and the referee, which had booked it, was counted wrong).
+    """
+    states = []
+    for i, moment in enumerate(game.moments):
+        if moment.what == "settled":
+            state = game.moments[i - 1].state
+            for event in moment.state.history[len(state.history) : -1]:  # the steps without a moment
+                state = apply(state, event)
+            states.append(state)
+    return states
 
 
 def compare_settled(seen: GameState, true: GameState) -> tuple[list[str], bool]:
@@ -363,6 +391,7 @@ def summary(name: str, rules: str, results: list[dict[str, object]]) -> dict[str
         "casino_counts_right": f"{casinos[0]}/{casinos[1]}",
         "alerts_and_uncertain": sum(int(r["alerts_and_uncertain"]) for r in results),  # type: ignore[call-overload]
         "passes_confirmed": sum(int(r["passes_confirmed"]) for r in results),  # type: ignore[call-overload]
+        "questions_answered": sum(int(r["questions_answered"]) for r in results),  # type: ignore[call-overload]
         "chips_counted": sum(int(r["chips_counted"]) for r in results),  # type: ignore[call-overload]
         "latency_s_median": round(statistics.median(latencies), 2) if latencies else None,
         "latency_s_max": round(max(latencies), 2) if latencies else None,
@@ -392,6 +421,8 @@ def main() -> None:
                         "whether someone passed, as it happened (Royale: a pass is confirmed on the page)")  # fmt: skip
     parser.add_argument("--count-chips", action="store_true", help="the players count their chips as each round "
                         "starts and enter them where the page shows others (chips entered on the page)")  # fmt: skip
+    parser.add_argument("--answer-questions", action="store_true", help="the players answer every question the page "
+                        "asks (\"is it ..., or ...?\"), as it happened")  # fmt: skip
     args = parser.parse_args()
     if args.config:
         names = list(CONFIGURATIONS) if "all" in args.config else args.config
@@ -404,7 +435,7 @@ def main() -> None:
     for name, rules, colours, offset in configs:
         results = [bench_game(offset + seed, args.rounds, args.reader, colours, args.models, args.confidence, rules,
                               args.save_readings, args.replay and args.replay / f"{offset + seed}.pkl",
-                              args.confirm_passes, args.learn_colours, args.count_chips)
+                              args.confirm_passes, args.learn_colours, args.count_chips, args.answer_questions)
                    for seed in args.seeds]  # fmt: skip
         for result in results:
             print(json.dumps({"config": name, **{k: v for k, v in result.items() if not k.startswith("_")}}),

@@ -51,6 +51,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, default=None, help="save the settled readings to replay them")
     parser.add_argument("--replay", type=Path, default=None, help="referee readings saved with --save")
     parser.add_argument("--confirm-passes", action="store_true", help="the players answer whether someone passed")
+    parser.add_argument("--answer-questions", action="store_true", help="the players answer every question asked")
     parser.add_argument("--count-chips", action="store_true", help="the players enter their chips as rounds start")
     args = parser.parse_args()
     if args.replay is not None:
@@ -58,7 +59,7 @@ def main() -> None:
         game = RenderedGame(seed=saved["seed"], players=saved["players"], rules=saved["rules"], rounds=saved["rounds"])
         initial = new_game(game.ruleset, game.players)
         observer = camera_referee(initial, deal=seeded_deal(initial, saved["seed"]))
-        page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips)
+        page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips, questions=args.answer_questions)
         steps = replayed(observer, saved["steps"], page)
         saved_rounds = saved["rounds"]
     else:
@@ -86,8 +87,10 @@ def main() -> None:
                 print(f"     weighed (+{cost}): {words}")
             if isinstance(verdict.event, RoundScored) and verdict.before is not None and settled < len(truth):
                 wrong, paid_right = compare_settled(verdict.before, truth[settled])
+                seen, true = verdict.before, truth[settled]
+                held = "" if seen.resources == true.resources else f"; held {seen.resources} (true {true.resources})"
                 print(f"     against the truth: {'paid right' if paid_right else 'PAID WRONG'}; "
-                      f"{'; '.join(wrong) or 'every casino right'}")  # fmt: skip
+                      f"{'; '.join(wrong) or 'every casino right'}{held}")  # fmt: skip
                 settled += 1
     if args.save is not None:
         save_readings(args.save, game, saved_rounds, kept)
@@ -99,7 +102,7 @@ def _watched(game: RenderedGame, args: argparse.Namespace) -> Iterator[Step]:
     initial = new_game(game.ruleset, game.players)
     observer = camera_referee(initial, deal=seeded_deal(initial, game.seed))
     detector = game.truth_reader() if args.reader == "truth" else table_reader(args.models, **options)
-    page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips)
+    page = PageAnswers(game, passes=args.confirm_passes, chips=args.count_chips, questions=args.answer_questions)
     return watched(game, TablePipeline(detector, observer), [0.0], page)
 
 

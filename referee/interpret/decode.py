@@ -139,6 +139,12 @@ class Game(Protocol):
     def canonical(self, event: Any) -> Hashable:
         """The event as a camera can know it (e.g. a roll's faces sorted)."""
 
+    def askable(self, event: Any) -> bool:
+        """True when the table can say whether this event or another happened (a move: what a player did).
+
+        False for chance it may no longer see (a roll's faces, its dice since taken back).
+        """
+
 
 @dataclass(frozen=True)
 class _Moment:
@@ -514,11 +520,10 @@ class Interpreter:
         return "; ".join(words) or "nothing new"
 
     def _unsure(self, snapshot: Any) -> list[Verdict]:
-        """The two best histories disagree: asked once per pair."""
-        first, second = self._histories[0], self._histories[1] if len(self._histories) > 1 else None
-        if second is None:
+        """The two best histories disagree: asked once per pair (see :meth:`_asking`)."""
+        if len(self._histories) < 2:
             return []
-        since = self._agreed(first.events, second.events)  # a rival may dispute what was said
+        first, second, since = self._asking()
         # The first event where they part: the question stays the same while both go on alike after it.
         a, b = self._words(first, since, since + 1), self._words(second, since, since + 1)
         pair = frozenset((a, b))  # whichever of the two leads: two histories this close trade places
@@ -531,6 +536,52 @@ class Interpreter:
             branch = self.game.apply(branch, event)
         self._question = (self._committed + since, options, branch)
         return [replace(v, options=options) for v in self._once("uncertain", f"is it {a}, or {b}?", snapshot)]
+
+    def _asking(self) -> tuple[_History, _History, int]:
+        """The two histories to ask about, and where (``since``, events since the anchor).
+
+        Of the histories within the margin (the best pairs first), two that part at moves of two kinds (a
+        placement or a pass: the plainest question); else the two best where they first part, unless the
+        table may not be able to tell their events there apart (:meth:`Game.askable`: two rolls, a die not
+        seen filled in one way or the other), then two that part at moves further on: the table knows what a
+        player did, not the face of a die nobody saw that he has since taken back. Traced:
+        green rolled with a die unseen and passed; his next roll, read with a die unseen too, made the
+        histories where he had placed that die (never seen on its casino) as likely, and the table was asked
+        which face the unseen die had shown, for 30 seconds, nothing said meanwhile (Royale main game, seed
+        341); green's roll read with a 6 as a 5, and his two 6s on casino 6 taken for one and a die read
+        twice: the table was asked which roll it was, not how many dice he put there (seed 351).
+        """
+        first, second = self._histories[0], self._histories[1]
+        since = self._agreed(first.events, second.events)  # a rival may dispute what was said
+        close = [h for h in self._histories if h.cost <= self.margin]
+        pairs = [(earlier, later) for j, later in enumerate(close[1:], start=1) for earlier in close[:j]]
+        for earlier, later in pairs:
+            parted = self._agreed(earlier.events, later.events)
+            if self._askable_at(earlier, later, parted) and self._of_two_kinds(earlier, later, parted):
+                return earlier, later, parted
+        if self._askable_at(first, second, since):
+            return first, second, since
+        for earlier, later in pairs:
+            parted = self._agreed(earlier.events, later.events)
+            while not self._askable_at(earlier, later, parted):
+                parted = self._agreed(earlier.events, later.events, parted + 1)
+            if parted < max(len(earlier.events), len(later.events)):
+                return earlier, later, parted
+        return first, second, since
+
+    @staticmethod
+    def _of_two_kinds(first: _History, second: _History, since: int) -> bool:
+        """True when the two histories' events at ``since`` are of two kinds (or one has none)."""
+        if since >= len(first.events) or since >= len(second.events):
+            return True
+        return type(first.events[since]) is not type(second.events[since])
+
+    def _askable_at(self, first: _History, second: _History, since: int) -> bool:
+        """True when the table can tell the two histories' events at ``since`` apart (one may have none)."""
+        if since >= len(first.events) or since >= len(second.events):
+            return True
+        askable = self.game.askable
+        return askable(first.events[since]) and askable(second.events[since])
 
     @property
     def asked(self) -> tuple[Any, tuple[Any, ...]] | None:

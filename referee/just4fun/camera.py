@@ -171,6 +171,11 @@ class JustForFunCamera:
         return event
 
     @staticmethod
+    def askable(event: Event) -> bool:
+        """Every event: a stone placed, a card played, the table can tell."""
+        return True
+
+    @staticmethod
     def describe(event: Event, before: State) -> str:
         """:func:`referee.just4fun.state.narrate`."""
         return narrate(event, before)

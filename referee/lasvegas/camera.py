@@ -143,6 +143,11 @@ class LasVegasCamera:
         return canonical_event(event)
 
     @staticmethod
+    def askable(event: Event) -> bool:
+        """Not a roll (the faces of dice since taken back, or never seen, the table cannot tell): a move."""
+        return not isinstance(event, DiceRolled | NeutralDiceRolled)
+
+    @staticmethod
     def describe(event: Event, before: GameState) -> str:
         """The event in words, by the state's game (Royale narrates its own events too)."""
         narrated: str = game_of(before).narrate(event, before)

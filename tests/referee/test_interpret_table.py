@@ -257,8 +257,10 @@ def test_a_rival_that_disputes_what_was_said_is_asked_about_and_does_not_silence
     sixes, blue = tray[4:7], dice(BLUE, (1, 2, 3, 4, 5, 6, 6, 6), 20)
     verdicts = look(referee, 3, casinos(c6=sixes), blue) + look(referee, 4, casinos(c6=sixes), blue)
     assert said(verdicts) == ["blue rolls 1 2 3 4 5 6 6 6"]
+    # asked about what the table can count, the dice red put there (the two rolls part by a face the table may
+    # no longer see: ``Interpreter._asking``)
     assert [v.reason for v in verdicts if v.kind == "uncertain"] == [
-        "is it red rolls 1 2 3 3 5 6 6 6, or red rolls 1 3 3 5 6 6 6 6?"
+        "is it red places 3 dice showing 6 on casino 6, or red places 4 dice showing 6 on casino 6?"
     ]
 
 
@@ -516,3 +518,62 @@ def test_a_roll_read_with_one_die_twice_is_told_by_the_dice_placed_and_those_lef
     verdicts += look(referee, 2, casinos(c5=fives), left)
     assert said(verdicts) == ["red rolls 1 2 3 4 5 5 6 6 (a 2 read twice)", "red places 2 dice showing 5 on casino 5"]
     assert referee.state.held_dice[0] == 6
+
+
+def royale_histories(*histories):
+    """A dealt three-player Royale game whose interpreter weighs these histories: (roll faces, the event after
+    it, cost) each, red's roll holding a Biggy 3; and a reading to look at."""
+    from referee.interpret.decode import _History
+    from referee.lasvegas.state import apply
+
+    cards = ((30_000, 30_000), (40_000, 30_000), (40_000, 40_000), (70_000, 30_000), (70_000, 60_000), (80_000, 50_000))
+    start = apply(new_game(find_ruleset("las-vegas-royale"), ["red", "blue", "green"]), BanknotesDealt(cards))
+    referee = Interpreter(LasVegasCamera(MODEL), start, model=MODEL)
+
+    def history(faces, then, cost):
+        roll = DiceRolled(RED, faces, (3,), ())
+        state = apply(apply(start, roll), then)
+        return _History(state, (roll, then), cost, ("", ""), referee.game.expected(state))
+
+    referee._histories = [history(*h) for h in histories]
+    return referee, TableSnapshot(1, 0.1, EMPTY, ())
+
+
+def test_the_table_is_asked_what_a_player_did_not_which_face_a_die_nobody_saw_showed():
+    """Traced (Royale main game, seed 341): green rolled with a die unseen and passed; his next roll, read with a
+    die unseen too, made the histories where he had placed a die of the first roll (never seen on its casino)
+    as likely. The two best were such placements, with the unseen die filled in as a 5 put on casino 5 or a 1
+    (and a 6 put on casino 6): the table was asked which roll it was, for 30 seconds, and nothing was said
+    meanwhile. Asked whether he passed or placed, it answers, and the pass is kept."""
+    from referee.lasvegas.events import DicePlaced, Passed
+
+    referee, snapshot = royale_histories(((1, 1, 3, 4, 4, 5, 6), DicePlaced(RED, 5, 1, 0, 0), 0.0),
+                                         ((1, 1, 1, 3, 4, 4, 6), DicePlaced(RED, 6, 1, 0, 0), 0.0),
+                                         ((1, 1, 1, 3, 4, 4, 6), Passed(RED), 2.0))  # fmt: skip
+    assert referee._unsure(snapshot) == []  # asked once the doubt outlasts a reading
+    (asked,) = referee._unsure(snapshot)
+    assert asked.kind == "uncertain" and asked.reason == (
+        "is it red places 1 die showing 6 on casino 6, or red pays 1 chip to pass and takes his dice back "
+        "(1 chip left)?"
+    )
+    assert said(referee.choose(Passed(RED))) == [
+        "red rolls 1 1 1 3 4 4 6, Biggy 3",
+        "red pays 1 chip to pass and takes his dice back (1 chip left)",
+    ]
+
+
+def test_the_table_is_asked_how_many_dice_a_player_put_there_not_which_roll_it_was():
+    """Traced (Royale main game, seed 351): green's roll read with a 6 as a 5, then his two 6s on casino 6; the
+    history with the roll as read took one of them for a die read twice, 1.9 nats behind, and the table was
+    asked which roll it was while three players moved on."""
+    from referee.lasvegas.events import DicePlaced
+
+    referee, snapshot = royale_histories(((1, 1, 2, 3, 3, 6, 6), DicePlaced(RED, 6, 2, 0, 0), 0.0),
+                                         ((1, 1, 2, 3, 3, 5, 6), DicePlaced(RED, 6, 1, 0, 0), 1.9))  # fmt: skip
+    referee._unsure(snapshot)
+    (asked,) = referee._unsure(snapshot)
+    assert asked.reason == "is it red places 2 dice showing 6 on casino 6, or red places 1 die showing 6 on casino 6?"
+    assert said(referee.choose(DicePlaced(RED, 6, 2, 0, 0))) == [
+        "red rolls 1 1 2 3 3 6 6, Biggy 3",
+        "red places 2 dice showing 6 on casino 6",
+    ]

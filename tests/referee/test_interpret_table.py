@@ -520,6 +520,22 @@ def test_a_roll_read_with_one_die_twice_is_told_by_the_dice_placed_and_those_lef
     assert referee.state.held_dice[0] == 6
 
 
+def test_a_die_read_twice_is_dearer_than_the_oldest_die_left_out():
+    """A roll read with a die too many: the newest dice are the roll (free); another die taken for the one read
+    twice costs ``READ_TWICE_COST`` (traced: Royale seed 397, a history needing a die fewer took blue's 5 for a
+    die read twice, free, and the pass before it was lost)."""
+    from referee.lasvegas.camera import READ_TWICE_COST
+
+    state = new_game(find_ruleset("las-vegas"), ["red", "blue"])
+    state = LasVegasCamera(MODEL).apply(state, DEAL)
+    read = dice(RED, (6, 1, 2, 2, 3, 4, 5, 5, 6), 1)
+    candidates = list(LasVegasCamera(MODEL).candidates(state, {0: read}))
+    newest = [c for c in candidates if "read twice" not in c.note and len(c.events) == 1]
+    twice = [c for c in candidates if "read twice" in c.note]
+    assert newest and min(c.cost for c in newest) == 0
+    assert twice and min(c.cost for c in twice) == READ_TWICE_COST
+
+
 def royale_histories(*histories):
     """A dealt three-player Royale game whose interpreter weighs these histories: (roll faces, the event after
     it, cost) each, red's roll holding a Biggy 3; and a reading to look at."""

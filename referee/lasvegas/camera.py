@@ -413,7 +413,19 @@ class LasVegasCamera:
 
     @staticmethod
     def diagnose(state: GameState, snapshot: TableSnapshot) -> str:
-        """Why the reading fits no legal move, in a sentence for the table ("" when nothing is clearly wrong)."""
+        """Why the reading fits no legal move, in a sentence for the table ("" when nothing is clearly wrong).
+
+        Casinos cleared while the round is not over are the round's end, some moves of it not seen, not dice
+        taken off (traced: Royale main game 403, a placement on Block It's casino unseen and taken for a pass;
+        the table, cleared after the round's last die, was told to put back every die of every casino).
+        """
+        played = any(any(casino.dice) or any(casino.biggies) or casino.neutral for casino in state.casinos)
+        if played and not any(snapshot.casinos) and state.phase in (Phase.ROLL, Phase.PLACE):
+            holding = [str(player) for seat, player in enumerate(state.players)
+                       if state.held_dice[seat] or state.held_biggies[seat] or state.held_neutral[seat]]  # fmt: skip
+            hold = "holds" if len(holding) == 1 else "hold"
+            return (f"the casinos were cleared, but the round is not over ({' and '.join(holding)} still {hold} "
+                    "dice): enter the moves not seen, or undo")  # fmt: skip
         problems = findings(snapshot, state)
         taken = [text for problem, text in problems if problem & Problem.DICE_REMOVED_MID_ROUND]
         if taken:

@@ -135,6 +135,17 @@ def test_more_dice_of_a_colour_than_exist_is_an_alert():
     assert [(v.kind, v.reason) for v in verdicts] == [("alert", "9 red dice: a player has 8")]
 
 
+def test_casinos_cleared_before_the_round_is_over_are_the_rounds_end_not_dice_taken_off():
+    """Traced (Royale main game, seed 403): a placement unseen and taken for a pass, so the round was not over
+    when the table was cleared after its last die; the table was told to put back every die of every casino."""
+    referee, _, _ = crowded_casino_six()  # red put three 6s on casino 6, blue rolled
+    verdicts = [v for frame in (4, 5, 6) for v in look(referee, frame, EMPTY, ())]
+    assert [v.reason for v in verdicts if v.kind == "alert"] == [
+        "the casinos were cleared, but the round is not over (red and blue still hold dice): enter the moves "
+        "not seen, or undo"
+    ]
+
+
 def test_dice_put_on_a_casino_before_the_roll_are_an_alert():
     referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
     referee.apply(DEAL)

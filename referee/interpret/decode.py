@@ -554,15 +554,14 @@ class Interpreter:
         first, second = self._histories[0], self._histories[1]
         since = self._agreed(first.events, second.events)  # a rival may dispute what was said
         close = [h for h in self._histories if h.cost <= self.margin]
-        pairs = [(earlier, later) for j, later in enumerate(close[1:], start=1) for earlier in close[:j]]
-        for earlier, later in pairs:
-            parted = self._agreed(earlier.events, later.events)
+        pairs = [(earlier, later, self._agreed(earlier.events, later.events))
+                 for j, later in enumerate(close[1:], start=1) for earlier in close[:j]]  # fmt: skip
+        for earlier, later, parted in pairs:
             if self._askable_at(earlier, later, parted) and self._of_two_kinds(earlier, later, parted):
                 return earlier, later, parted
         if self._askable_at(first, second, since):
             return first, second, since
-        for earlier, later in pairs:
-            parted = self._agreed(earlier.events, later.events)
+        for earlier, later, parted in pairs:
             while not self._askable_at(earlier, later, parted):
                 parted = self._agreed(earlier.events, later.events, parted + 1)
             if parted < max(len(earlier.events), len(later.events)):

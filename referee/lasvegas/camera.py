@@ -198,9 +198,10 @@ class LasVegasCamera:
         if pending is None or pending.dealt or pending.rolled is None:
             return None
         colour, count = pending.rolled
-        before = sorted(e.pips for e in _extra_dice(_tray_events(state)[1]))
+        expected = self.expected(state).get(0, ())
+        before = sorted(e.pips for e in expected if e.group == _STEP_DICE)
         tray = [d for d in reading.get(0, ()) if d.colour is colour and not d.big]
-        lying = sum(e.colour == colour.value for e in self.expected(state).get(0, ())) - len(before)
+        lying = sum(e.colour == colour.value and e.group != _STEP_DICE for e in expected)
         if len(tray) < lying + count:
             return None
         faces = sorted(d.pips for d in _newest(tray, count))
@@ -261,10 +262,8 @@ class LasVegasCamera:
             twice = list(_read_twice(tray_own, own, held[0] + held[1]))
             for variants in (False, True):
                 for dice, face in twice:
-                    for n, candidate in enumerate(self._filled(state, dice, mine, held, fill, variants=variants,
-                                                               group=0)):  # fmt: skip
-                        if variants and not n:
-                            continue  # the plain one, already tried
+                    for candidate in self._filled(state, dice, mine, held, fill, variants=variants, group=0,
+                                                  plain=not variants):  # fmt: skip
                         note = f"{candidate.note}; " if candidate.note else ""
                         cost = candidate.cost + READ_TWICE_COST
                         yield replace(candidate, cost=cost, note=f"{note}a {face} read twice", variant="twice")
@@ -336,9 +335,11 @@ class LasVegasCamera:
             yield Candidate((roll, passed, *seen.events), UNSEEN_ROLL + PASS_COST + seen.cost, note, seen.variant)
 
     def _filled(self, state: GameState, own: list[DieReading], mine: list[DieReading], held: tuple[int, int, int],
-                fill: int, *, variants: bool, group: Hashable, placed_face: int = 0,
+                fill: int, *, variants: bool, group: Hashable, placed_face: int = 0, plain: bool = True,
                 ) -> Iterator[Candidate]:  # fmt: skip
         """The roll of ``own`` and ``mine`` (neutral) dice, the dice not seen filled in (see the module).
+
+        ``variants``: with a die seen misread, or another taken for the Biggy, too; ``plain`` False: those alone.
 
         The ways of filling them in are one group (``group``, see :attr:`Candidate.variant`): as likely as
         each other until those dice are seen; a misreading is a candidate of its own. With ``placed_face``
@@ -376,7 +377,9 @@ class LasVegasCamera:
             extra_own, extra_neutral = list(extra[:missing_own]), list(extra[missing_own:])
             all_faces, all_neutral = faces + extra_own, neutral_faces + extra_neutral
             filled = note + (f" (taken to show {' '.join(map(str, extra))})" if extra else "")
-            yield Candidate((_roll(player, all_faces, flags, all_neutral),), 0.0, filled, group if missing else None)
+            if plain:
+                roll = _roll(player, all_faces, flags, all_neutral)
+                yield Candidate((roll,), 0.0, filled, group if missing else None)
             # a die seen misread, with the first fill only: with every fill the beam would hold little else
             if variants and missing <= _MAX_MISREAD_FILLED and not n:
                 for faces_now, neutral_now, misread in self._misread(all_faces, flags, all_neutral, len(faces),
@@ -419,8 +422,8 @@ class LasVegasCamera:
         taken off (traced: Royale main game 403, a placement on Block It's casino unseen and taken for a pass;
         the table, cleared after the round's last die, was told to put back every die of every casino).
         """
-        played = any(any(casino.dice) or any(casino.biggies) or casino.neutral for casino in state.casinos)
-        if played and not any(snapshot.casinos) and state.phase in (Phase.ROLL, Phase.PLACE):
+        playing = state.phase in (Phase.ROLL, Phase.PLACE)
+        if playing and any(casino.has_dice for casino in state.casinos) and not any(snapshot.casinos):
             holding = [str(player) for seat, player in enumerate(state.players)
                        if state.held_dice[seat] or state.held_biggies[seat] or state.held_neutral[seat]]  # fmt: skip
             hold = "holds" if len(holding) == 1 else "hold"
@@ -516,7 +519,8 @@ def _extra_dice(rolled: Any) -> tuple[Expected, ...]:
     """
     if rolled is None:
         return ()
-    return tuple(Expected(rolled.tray_colour.value, False, value, optional=True, group=1) for value in rolled.values)
+    return tuple(Expected(rolled.tray_colour.value, False, value, optional=True, group=_STEP_DICE)
+                 for value in rolled.values)  # fmt: skip
 
 
 def _expected(state: GameState, leftovers: DiceRolled | None, extra: tuple[Expected, ...] = ()) -> Table:
@@ -592,6 +596,9 @@ def _leftovers(last: tuple[Event, ...]) -> DiceRolled | None:
     )
 
 
+_STEP_DICE = 1
+"""The :attr:`Expected.group` of dice no player owns rolled for a step (a player's leftovers are group 0)."""
+
 _MOVES = (DiceRolled, DicePlaced, Passed, RoundScored, NeutralDiceRolled)
 """Events that move dice (what a tile's steps, the counts entered and the deals are not)."""
 
@@ -618,8 +625,9 @@ def _read_twice(tray: list[DieReading], kept: list[DieReading], count: int) -> I
     if len(tray) <= count:
         return
     seen = {tuple(sorted((d.pips, d.big) for d in kept))}
+    oldest = sorted(tray, key=lambda d: d.track)
     for look in dict.fromkeys((d.pips, d.big) for d in tray):
-        twice = next(d for d in sorted(tray, key=lambda d: d.track) if (d.pips, d.big) == look)
+        twice = next(d for d in oldest if (d.pips, d.big) == look)
         rest = _newest([d for d in tray if d is not twice], count)
         faces = tuple(sorted((d.pips, d.big) for d in rest))
         if faces not in seen:

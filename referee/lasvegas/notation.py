@@ -285,7 +285,7 @@ def check(state: GameState) -> None:
     if any(h < 0 for h in state.held_neutral) or sum(state.held_neutral) + neutral_on_table != expected_neutral:
         problems.append(f"neutral dice held and on the casinos must add up to {expected_neutral}")
     dealt = any(c.banknotes for c in state.casinos)
-    on_table = any(any(c.dice) or any(c.biggies) or c.neutral for c in state.casinos)
+    on_table = any(c.has_dice for c in state.casinos)
     if state.phase is Phase.DEAL and (dealt or on_table):
         problems.append("before the deal the casinos are empty")
     if state.phase is Phase.PREROLL and on_table:

@@ -98,6 +98,11 @@ class Casino:
         """The count of one player's dice at settlement."""
         return self.dice[seat] + biggy_weight * self.biggies[seat]
 
+    @property
+    def has_dice(self) -> bool:
+        """True when any die lies here (a player's, a Biggy or a neutral one)."""
+        return any(self.dice) or any(self.biggies) or self.neutral > 0
+
 
 def _empty_casino(players: int) -> Casino:
     zeros = (0,) * players

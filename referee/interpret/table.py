@@ -279,10 +279,14 @@ class TableCost:
         paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), self._back.get(zone),
                             previous.reading.get(zone, ()))  # fmt: skip
         if then.extras:
-            same, other_face = _extras_kept(previous.reading[zone], then.extras, self.reading.get(zone, ()),
-                                            now.extras, self._stayed_since(previous).get(zone))  # fmt: skip
-            lasting = self.model.extra_cost() - (stay or 0.0)  # a die read that is not there lasts as a hidden one
-            paid += lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
+            lasting = self.model.extra_cost() - (stay or 0.0)  # a phantom lasts as a hidden die does
+            read = self.reading.get(zone, ())
+            same, other_face, other_colour = _extras_kept(previous.reading[zone], then.extras, read, now.extras,
+                                                          self._stayed_since(previous).get(zone))  # fmt: skip
+            if not zone:  # the rolling area's dice move: a phantom read on there keeps its colour
+                other_colour = 0
+            paid += (lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
+                     + max(0.0, lasting - PHANTOM_COLOUR_COST) * other_colour)  # fmt: skip
         return paid
 
     def same_as(self, other: TableCost) -> bool:
@@ -312,17 +316,18 @@ class TableCost:
     def _stayed_since(self, previous: TableCost) -> dict[int, _Stayed]:
         """Per zone, the dice read both in ``previous`` and in this reading (as many times as in both).
 
-        They are counted by look, and by colour and size whatever their face. Found once per reading
-        before, not per candidate table: the interpreter scores every candidate against the same one.
+        They are counted by look, by colour and size whatever their face, and by size whatever their look.
+        Found once per reading before, not per candidate table: the interpreter scores every candidate
+        against the same one.
         """
         if self._stayed_reads is None or self._stayed_reads[0] != id(previous):
             both = {}
             for zone, dice in self.reading.items():
                 then = previous.reading.get(zone, ())
-                common = Counter(dice) & Counter(then)
-                by_colour = Counter(d[:2] for d in dice) & Counter(d[:2] for d in then)
-                if by_colour:
-                    both[zone] = (common, by_colour)
+                by_size = Counter(big for _, big, _ in dice) & Counter(big for _, big, _ in then)
+                if by_size:
+                    by_colour = Counter(d[:2] for d in dice) & Counter(d[:2] for d in then)
+                    both[zone] = (Counter(dice) & Counter(then), by_colour, by_size)
             self._stayed_reads = (id(previous), both)
         return self._stayed_reads[1]
 
@@ -336,23 +341,39 @@ PHANTOM_FACE_COST = math.log(6)
 """A die read that is not there and goes on being read, but with another face: a phantom's face is no
 die's face, any of six (it costs this more than staying as it was, and less than a new phantom)."""
 
-_Stayed = tuple[Counter[tuple[str, bool, int]], Counter[tuple[str, bool]]]
-"""The dice read both then and now in a zone: by look, and by colour and size."""
+PHANTOM_COLOUR_COST = math.log(36)
+"""The same on a casino in another colour (of the same size): its colour any of six, and its face."""
+
+_Stayed = tuple[Counter[tuple[str, bool, int]], Counter[tuple[str, bool]], Counter[bool]]
+"""The dice read both then and now in a zone: by look, by colour and size, and by size."""
 
 
 def _extras_kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ...],
                  read_now: Sequence[tuple[str, bool, int]], extras_now: tuple[int, ...],
-                 stayed: _Stayed | None) -> tuple[int, int]:  # fmt: skip
+                 stayed: _Stayed | None) -> tuple[int, int, int]:  # fmt: skip
     """How many dice read that nothing explained then are read still, and still explained by nothing.
 
-    Counted with the same face, and besides those with another face (of the same colour and size). Of
-    dice read alike, those an expected die explained then are taken to be the ones still read.
+    Counted with the same look; besides those, with another face of the same colour and size; besides
+    those, in another colour of the same size. Of dice read alike, those an expected die explained then
+    are taken to be the ones still read.
+
+    A phantom (a box on a die's side, on a shadow) is no die: what the reader makes of it may change from
+    reading to reading, its face (:data:`PHANTOM_FACE_COST`) and on a casino its colour
+    (:data:`PHANTOM_COLOUR_COST`), and it is still the same phantom. Traced: a box on the side of a green
+    die on casino 5, read as a blue 5, a green 5 and a blue 1 by turns for the whole round, was charged as
+    a new phantom at each change of colour, while a history in which the roller had put both his neutral
+    dice there (the roll's 6 taken for a 5, the second white die read blue or green by turns: a misread
+    colour that flickers costs nothing more) caught up and won (Las Vegas seed 8201, four players with the
+    neutral dice and Biggys). Free, a black die among sixteen read blue, yellow and black by turns was
+    taken for a phantom that stays whatever it looks like (Royale seed 381, five players). Another size
+    is another thing read: a white die read now and then as a white Biggy is that die misread (seed 8144).
     """
     if not stayed:
-        return 0, 0
+        return 0, 0, 0
     same = _kept(read_then, extras_then, read_now, extras_now, stayed[0], lambda die: die)
     by_colour = _kept(read_then, extras_then, read_now, extras_now, stayed[1], lambda die: die[:2])
-    return same, max(0, by_colour - same)
+    by_size = _kept(read_then, extras_then, read_now, extras_now, stayed[2], lambda die: die[1])
+    return same, max(0, by_colour - same), max(0, by_size - max(same, by_colour))
 
 
 def _kept(read_then: Sequence[tuple[str, bool, int]], extras_then: tuple[int, ...],

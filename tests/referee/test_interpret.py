@@ -14,6 +14,7 @@ numbers. Under the shipped model of December 2026 four of these situations decid
 """
 
 import itertools
+import math
 import random
 from collections import Counter
 from dataclasses import replace
@@ -512,22 +513,30 @@ def test_a_die_misread_for_good_stays_paid_when_another_of_its_look_goes_unseen_
     assert back(table, table, then) == pytest.approx(MODEL.miss_cost(6, "casino", "black"), abs=0.1)
 
 
-def test_a_phantom_read_on_with_another_face_is_the_same_lasting_error():
+def test_a_phantom_read_on_in_another_face_or_colour_is_the_same_lasting_error():
     """Traced (seed 7004, neutral): a green die read on casino 6 that is not there, lasting the whole round,
     its face read 1, then 6, then 1 again. Charged as a new phantom at each change of face, the true
-    history came to cost more than one that moved a green placement there from another casino."""
+    history came to cost more than one that moved a green placement there from another casino. The same
+    with its colour on a casino (seed 8201: a box on a die's side read as a blue 5 and a green 5 by turns),
+    not in the rolling area, whose dice move; read as a Biggy it is another thing read: a new phantom."""
 
     def green(*faces):
         return [DieReading(Colour.GREEN, False, f) for f in faces]
 
+    blue = DieReading(Colour.BLUE, False, 6)
     table = {6: [Expected("green", False, 6)] * 2}
     then = TableCost(MODEL, {6: green(6, 6, 1)})
     assert then(table) == pytest.approx(MODEL.extra_cost(), abs=0.1)  # the phantom
     same = TableCost(MODEL, {6: green(6, 6, 1)})(table, table, then)
     other_face = TableCost(MODEL, {6: green(6, 6, 6)})(table, table, then)
-    new_phantom = TableCost(MODEL, {6: [*green(6, 6), DieReading(Colour.BLUE, False, 6)]})(table, table, then)
+    other_colour = TableCost(MODEL, {6: [*green(6, 6), blue]})(table, table, then)
+    new_phantom = TableCost(MODEL, {6: [*green(6, 6), replace(blue, big=True)]})(table, table, then)
     assert same < 0.1 < other_face < new_phantom - 3
+    assert other_colour == pytest.approx(other_face + math.log(6), abs=0.01)
     assert new_phantom == pytest.approx(MODEL.extra_cost(), abs=0.1)
+    tray = {0: [Expected("green", False, 6)] * 2}
+    then = TableCost(MODEL, {0: green(6, 6, 1)})
+    assert TableCost(MODEL, {0: [*green(6, 6), blue]})(tray, tray, then) == pytest.approx(new_phantom, abs=0.1)
 
 
 def test_leftovers_read_gone_that_are_read_again_were_there_and_missed():

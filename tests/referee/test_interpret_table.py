@@ -24,7 +24,7 @@ from referee.lasvegas.simulate import Dealer, default_players, seeded_deal, tabl
 from referee.readings import DieReading, TableSnapshot
 from tests.referee.fixtures import TRACED_MODEL
 
-RED, BLUE, BLACK = Colour.RED, Colour.BLUE, Colour.BLACK
+RED, BLUE, BLACK, WHITE = Colour.RED, Colour.BLUE, Colour.BLACK, Colour.WHITE
 EMPTY = ((),) * 6
 DEAL = BanknotesDealt(((60_000,), (50_000,), (90_000,), (70_000,), (80_000,), (10_000, 40_000)))
 MODEL = TRACED_MODEL
@@ -604,3 +604,26 @@ def test_the_table_is_asked_how_many_dice_a_player_put_there_not_which_roll_it_w
         "red rolls 1 1 2 3 3 6 6, Biggy 3",
         "red places 2 dice showing 6 on casino 6",
     ]
+
+
+def test_a_phantom_read_on_in_another_colour_does_not_make_a_neutral_die_of_it():
+    """Traced (seed 8201, four players with the neutral dice and Biggys): a box on the side of a die on casino 5
+    was read as a die of its own, a blue 5 and a green 5 by turns, for the whole round. Each change of colour
+    was charged as a new phantom, while a history in which the roller had put both his neutral dice there
+    (the roll's 6 taken for a 5, the second white die read blue or green by turns: a misread colour that
+    flickers costs nothing more) caught up, won, and the round was paid wrong. A phantom read on in another
+    colour is the same phantom (``PHANTOM_COLOUR_COST``)."""
+    referee = interpreter(new_game(find_ruleset("las-vegas+neutral"), ["red", "blue"]))
+    referee.apply(DEAL)
+    own, neutral = dice(RED, (1, 2, 3, 5, 5, 5, 6, 6), 1), dice(WHITE, (5, 6, 2, 3), 10)
+    assert said(look(referee, 1, EMPTY, own + neutral)) == ["red rolls 1 2 3 5 5 5 6 6, neutral 2 3 5 6"]
+    fives = own[3:6] + neutral[:1]
+    assert said(look(referee, 2, casinos(c5=fives), own[:3] + own[6:] + neutral[1:])) == [
+        "red places 3 dice and 1 neutral die showing 5 on casino 5"
+    ]
+    verdicts = look(referee, 3, casinos(c5=fives), ())  # red takes the rest back
+    for frame in range(4, 16):  # the phantom read a blue 5, a red 5, a red 5, a blue 5, ...
+        phantom = DieReading(RED if frame % 3 else BLUE, False, 5, track=90)
+        verdicts += look(referee, frame, casinos(c5=(*fives, phantom)), ())
+    assert set(kinds(verdicts)) <= {"alert"}, said(verdicts)  # "dice appeared on casino 5", nothing revised
+    assert referee.state.casinos[4].dice == (3, 0) and referee.state.casinos[4].neutral == 1

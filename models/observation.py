@@ -121,18 +121,25 @@ class Counts:
         self.present_look: Counter[str] = Counter()
         self.stay: Counter[str] = Counter()
         """What became of dice that lay unmoved from one reading to the next, by what they were then."""
+        self.phantom: Counter[str] = Counter()
+        """What became of each die read on a casino that was not there, at the next reading, followed by its
+        track: read again as it was ("same"), with another face ("face"), in another colour of its size
+        ("colour"), in another size ("size"), or not read ("gone"). The interpreter's prices for a phantom
+        read on (``referee.interpret.table.PHANTOM_FACE_COST``, ``PHANTOM_COLOUR_COST``) are checked on them."""
         self.extra = 0
         self.read = 0
 
     def add(self, zone: int, truth: list[DieReading], read: list[DieReading],
-            was_missed: list[bool | None] | None = None) -> list[bool]:  # fmt: skip
+            was_missed: list[bool | None] | None = None, unmatched: list[DieReading] | None = None,
+            ) -> list[bool]:  # fmt: skip
         """One zone of one reading: exact matches first, then same colour, then same face, then any.
 
         ``was_missed`` says of each true die whether it was missed at the reading before, when it lay
         there unmoved then (None: it arrived since). The dice read then are matched first and those
         missed then last, so that among dice that look alike a die stays hidden rather than the
         misses hopping from die to die; the dice that stayed are counted in ``stay`` by what became
-        of them ("missed->missed", "read->missed", ...). Returns, per true die, whether it was missed.
+        of them ("missed->missed", "read->missed", ...). Returns, per true die, whether it was missed;
+        the dice read that match none are added to ``unmatched``.
         """
         crowd = "tray" if zone == 0 else f"casino{min(len(truth) // CROWD_WIDTH, CROWD_BINS - 1)}"
         self.present[crowd] += len(truth)
@@ -161,11 +168,27 @@ class Counts:
         self.missed[crowd] += len(left)
         self.missed_look.update(f"{_look(truth[i])}|{crowd}" for i in left)
         self.extra += len(read)
+        if unmatched is not None:
+            unmatched.extend(read)
         missed = [i in left for i in range(len(truth))]
         for then, now in zip(before, missed, strict=True):
             if then is not None:
                 self.stay[f"{'missed' if then else 'read'}->{'missed' if now else 'read'}"] += 1
         return missed
+
+    def follow(self, then: dict[int, tuple[int, DieReading]], now: dict[int, tuple[int, DieReading]]) -> None:
+        """Counts what became of the phantoms ``then`` (track -> zone, die read) in the reading ``now``."""
+        for track, (zone, was) in then.items():
+            there, die = now.get(track, (None, None))
+            if there != zone or die is None:
+                kind = "gone"
+            elif die.big != was.big:
+                kind = "size"
+            elif die.colour != was.colour:
+                kind = "colour"
+            else:
+                kind = "face" if die.pips != was.pips else "same"
+            self.phantom[kind] += 1
 
     def add_counts(self, other: Counts) -> None:
         """Adds the counts of another measurement to these."""
@@ -177,6 +200,7 @@ class Counts:
         self.missed_look += other.missed_look
         self.present_look += other.present_look
         self.stay += other.stay
+        self.phantom += other.phantom
         self.extra += other.extra
         self.read += other.read
 
@@ -192,6 +216,7 @@ class Counts:
         counts.missed_look = Counter(source.get("missed_look", {}))
         counts.present_look = Counter(source.get("present_look", {}))
         counts.stay = Counter(source.get("stay", {}))
+        counts.phantom = Counter(source.get("phantom", {}))
         counts.extra, counts.read = int(source["extra"]), int(source["dice_read"])
         return counts
 
@@ -283,6 +308,7 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
             recorder = _Recorder(new_game(find_ruleset(rules), list(players)))
             pipeline = TablePipeline(detector, recorder)  # type: ignore[arg-type]
             last_missed: dict[tuple[int, int], bool] = {}  # (track, zone) of each true die: missed the reading before
+            last_phantoms: dict[int, tuple[int, DieReading]] = {}  # track -> (casino, die read) not there
             for frame in game.frames():
                 recorder.state = game.span_of(frame.index).moment.state or recorder.state
                 before = len(recorder.snapshots)
@@ -298,12 +324,16 @@ def measure(seeds: list[int], rounds: int, tables: dict[str, tuple[str, tuple[st
                 read = {0: list(snapshot.tray), **{n: list(d) for n, d in enumerate(snapshot.casinos, start=1)}}
                 tracks = [(int(t), int(z)) for t, z in zip(truth.data["track"], zones, strict=True)]
                 status: dict[tuple[int, int], bool] = {}
+                phantoms: dict[int, tuple[int, DieReading]] = {}
                 for zone in range(7):
                     here = [k for k, z in enumerate(zones) if z == zone]
                     was = [last_missed.get(tracks[k]) for k in here]
-                    missed = counts.add(zone, [dice[k] for k in here], read[zone], was)
+                    unmatched: list[DieReading] = []
+                    missed = counts.add(zone, [dice[k] for k in here], read[zone], was, unmatched)
                     status.update(zip((tracks[k] for k in here), missed, strict=True))
-                last_missed = status
+                    phantoms.update((die.track, (zone, die)) for die in unmatched if zone and die.track >= 0)
+                counts.follow(last_phantoms, phantoms)
+                last_missed, last_phantoms = status, phantoms
                 readings += 1
             print(json.dumps({"rules": rules, "players": players, "seed": 1000 * index + seed, "readings": readings}),
                   flush=True)  # fmt: skip
@@ -379,6 +409,7 @@ def _source(counts: Counts, seeds: list[int], rounds: int, readings: int, weight
         "missed_look": dict(sorted(counts.missed_look.items())),
         "present_look": dict(sorted(counts.present_look.items())),
         "stay": dict(sorted(counts.stay.items())),
+        "phantom": dict(sorted(counts.phantom.items())),
         "biggy_counts": {f"{'T' if t else 'F'}{'T' if r else 'F'}": n for (t, r), n in counts.big.items()},
     }
 

@@ -97,6 +97,27 @@ def test_miss_rates_grow_with_the_pile_from_a_few_dice_on():
     assert all(a <= b for a, b in itertools.pairwise(rates[1:]))
 
 
+def test_phantoms_are_followed_by_their_track_from_one_reading_to_the_next():
+    """A die read on a casino that is not there: read again as it was, in another face, colour or size, or gone
+    (what the interpreter's prices for a phantom read on are checked on)."""
+    counts = Counts()
+    truth = [die(RED, 5), die(RED, 5)]
+    readings = [[DieReading(BLUE, False, 5, track=9)], [DieReading(BLUE, False, 5, track=9)],
+                [DieReading(Colour.GREEN, False, 5, track=9)], [DieReading(Colour.GREEN, False, 1, track=9)],
+                [DieReading(Colour.GREEN, True, 1, track=9)], []]  # fmt: skip
+    then: dict = {}
+    for extra in readings:
+        unmatched: list = []
+        counts.add(5, truth, [*truth, *extra], unmatched=unmatched)
+        assert unmatched == extra
+        now = {d.track: (5, d) for d in unmatched}
+        counts.follow(then, now)
+        then = now
+    assert counts.phantom == {"same": 1, "colour": 1, "face": 1, "size": 1, "gone": 1}
+    again = Counts.from_source(_source(counts, [901], 1, len(readings)))
+    assert again.phantom == counts.phantom
+
+
 def test_the_shipped_model_was_measured_for_the_shipped_weights():
     """A retrained detector or die reader needs its own model (``python -m models.observation``)."""
     from models.observation import weights_digest

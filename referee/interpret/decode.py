@@ -139,6 +139,9 @@ class Game(Protocol):
     def canonical(self, event: Any) -> Hashable:
         """The event as a camera can know it (e.g. a roll's faces sorted)."""
 
+    def unseen(self, state: Any) -> Iterable[Candidate]:
+        """Moves no reading shows (tried only at a round's end not seen: the table cleared with it not over)."""
+
     def askable(self, event: Any) -> bool:
         """True when the table can say whether this event or another happened (a move: what a player did).
 
@@ -167,6 +170,9 @@ class _History:
     group: Hashable = None
     """Histories with the same group (not None) take one place in the beam (see :attr:`Candidate.variant`)."""
 
+
+COMPLETION_MOVES = 12
+"""Moves at most that the round's end not seen may hold (a roll and a placement a turn)."""
 
 RESIDUAL = 1.0
 """Nats of misfit that are no error: the dice read as they lie cost a hundredth of a nat each, an error
@@ -235,6 +241,8 @@ class Interpreter:
         """Readings decoded since the reset (groups are told apart by the reading that made them)."""
         self._previous: TableCost | None = None
         """The reading before, scored (what each history's table cost then)."""
+        self._last_table: Reading | None = None
+        """The last reading of a table not cleared (what lay there when the casinos were cleared)."""
         self._said: list[Any] = []
         """The events said since the anchor."""
         self._awaiting_clear = False
@@ -369,6 +377,14 @@ class Interpreter:
             # The table was cleared: the round is over. Of the histories whose round is over, the one
             # the readings before this one liked best is what happened (this reading tells none apart).
             over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
+            if not over and self._last_table is not None:
+                # No history has the round over: its last moves were not seen. Those the last table read
+                # explains best end it (traced: the last placement of a five-player Royale round unseen, the
+                # round never settled, and the next round's readings taken for this one's: seed 404).
+                # Dearer than two alerts, the table was more likely cleared too early (a mistake, alerted):
+                # the last moves of three players, their dice hidden, cost 24 nats (seed 404); thirteen dice
+                # of two players cleared away, 43 (the test of a table cleared early).
+                over = [(h.cost, h) for h in self._completed(self._last_table) if h.cost <= 2 * self.alert_cost]
             if over:
                 # What was said stands unless another history is likelier by the margin (traced: two
                 # histories 0.25 nats apart at the clearing, the one never said taken, seed 5091).
@@ -377,6 +393,8 @@ class Interpreter:
                 history = min(kept or over, key=lambda pair: pair[0])[1]
                 self._histories = [replace(history, cost=0.0, group=None)]
                 return self._say(snapshot)
+        if not game.cleared(reading):
+            self._last_table = reading
         best_cost = ranked[0][0].cost
         ranked = [(replace(h, cost=h.cost - best_cost), c) for h, c in self._kept(ranked)]
         self._histories = [h for h, _ in ranked]
@@ -420,6 +438,40 @@ class Interpreter:
                 self._spoken.difference_update((v.kind, v.reason) for v in said)
                 return []
         return said
+
+    def _completed(self, table: Reading) -> list[_History]:
+        """The histories of the beam carried on to the round's end by moves not seen.
+
+        Those ``table`` (the last reading before the casinos were cleared) explains best: a short search over
+        the game's candidates, each history's cost grown by the candidates' and by how much worse (or better)
+        the last table fits it. Its zones alone, not the rolling area: a roll read there was read before
+        the moves not seen, and is no move of theirs.
+        """
+        game = self.game
+        table = {zone: dice for zone, dice in table.items() if zone}
+        score = TableCost(self.model, table)
+        unseen = "not seen before the casinos were cleared"
+        beam = [(h, h.cost - score(h.table or {})) for h in self._histories[: self.beam]]
+        done: list[_History] = []
+        for _ in range(COMPLETION_MOVES):
+            grown: dict[Hashable, tuple[_History, float]] = {}
+            for history, _ in beam:
+                for candidate in (*game.candidates(history.state, table), *game.unseen(history.state)):
+                    note = f"{unseen}; {candidate.note}" if candidate.note else unseen
+                    extended = self._extend(history, replace(candidate, note=note), 0)
+                    if extended is None or not candidate.events:
+                        continue
+                    extended = replace(extended, table=game.expected(extended.state), group=None)
+                    ranked = extended.cost + score(extended.table)
+                    key = game.key(extended.state)
+                    if key not in grown or ranked < grown[key][1]:
+                        grown[key] = (extended, ranked)
+            beam = sorted(grown.values(), key=lambda pair: pair[1])[: self.beam]
+            done += [replace(h, cost=ranked) for h, ranked in beam if game.forced(h.state) is not None]
+            beam = [(h, ranked) for h, ranked in beam if game.forced(h.state) is None]
+            if not beam:
+                break
+        return sorted(done, key=lambda h: h.cost)[: self.beam]
 
     def _kept(self, ranked: list[tuple[_History, float]]) -> list[tuple[_History, float]]:
         """The ``beam`` cheapest histories, a group counted once (all of it kept), at most ``most`` in all."""

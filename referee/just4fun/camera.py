@@ -171,6 +171,11 @@ class JustForFunCamera:
         return event
 
     @staticmethod
+    def unseen(state: State) -> Iterator[Candidate]:
+        """None: a board is never cleared while a game goes on (see :meth:`cleared`)."""
+        return iter(())
+
+    @staticmethod
     def askable(event: Event) -> bool:
         """Every event: a stone placed, a card played, the table can tell."""
         return True

@@ -244,6 +244,33 @@ class LasVegasCamera:
         elif state.phase is Phase.PREROLL:
             yield from _prerolls(state, reading)
 
+    @staticmethod
+    def unseen(state: GameState) -> Iterator[Candidate]:
+        """Moves the camera did not see at all, for a round's end not seen (the casinos cleared with it not over).
+
+        The player to move places the dice of a roll not seen (each value he may put there), or rolls every die
+        he holds showing one value, not seen, and places them all: the round's end in the fewest moves, where
+        the last table read decides which (its dice not seen there are misses).
+        """
+        if state.phase is Phase.PLACE:
+            for placement in legal_placements(state):
+                yield Candidate((placement,), UNSEEN_ROLL)
+            return
+        if state.phase is not Phase.ROLL:
+            return
+        seat = state.turn
+        normal, big, neutral = state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat]
+        for value in range(1, len(state.casinos) + 1):
+            roll = _roll(state.players[seat], [value] * (normal + big), [False] * normal + [True] * big,
+                         [value] * neutral)  # fmt: skip
+            try:
+                rolled = apply(state, roll)
+                placement = place_all(rolled, value)
+                apply(rolled, placement)
+            except IllegalEventError:
+                continue
+            yield Candidate((roll, placement), UNSEEN_ROLL, f"a roll of {value}s not seen")
+
     def _rolls(self, state: GameState, reading: Reading, *, with_placements: bool,
                fill: int = _MAX_FILLED) -> Iterator[Candidate]:  # fmt: skip
         """The rolls the tray may show (and with ``with_placements``, a roll placed before it was read whole)."""

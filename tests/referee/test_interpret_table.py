@@ -17,7 +17,7 @@ from dataclasses import replace
 
 import pytest
 
-from referee import BanknotesDealt, Colour, DiceRolled, Phase, find_ruleset, new_game
+from referee import BanknotesDealt, Colour, DicePlaced, DiceRolled, Phase, RoundScored, find_ruleset, new_game
 from referee.interpret import Interpreter
 from referee.lasvegas.camera import LasVegasCamera, canonical_history
 from referee.lasvegas.simulate import Dealer, default_players, seeded_deal, table_moments, virtual_deal
@@ -396,6 +396,28 @@ def test_a_placement_hidden_whole_is_known_when_the_casinos_are_cleared():
         verdicts = referee.observe(replace(snapshot, casinos=unseen))
         assert [v.reason for v in verdicts if v.kind == "alert"] == []
     assert hidden and canonical_history(referee.state.history) == canonical_history(moments[-1].state.history)
+
+
+def test_a_last_roll_and_placement_never_seen_end_the_round_when_the_casinos_are_cleared():
+    """Traced (Royale seed 404, five players): the round's last moves were not seen, no history had the round
+    over when the casinos were cleared, the round never settled, and every reading of the next round was
+    taken for this one's (2 of 18 casinos right). At the clearing the histories are carried on to the round's
+    end by moves no reading showed, those the last table read explains best; said as not seen."""
+    rules, players = find_ruleset("las-vegas"), default_players(2)
+    moments = list(table_moments(rules, players, 1))
+    last = max(k for k, moment in enumerate(moments) if moment.what == "rolled")  # the game's last roll
+    assert [m.what for m in moments[last + 1 : last + 4]] == ["placed", "settled", "cleared"]
+    referee = interpreter(moments[last - 1].state, deal=virtual_deal(Dealer(rules, random.Random(1))))
+    # the table before it; then, a hand over the table, the roll, its placement and the settlement never read
+    verdicts = referee.observe(moments[last - 1].snapshot) + referee.observe(moments[last - 1].snapshot)
+    verdicts += referee.observe(moments[last + 3].snapshot)
+    assert [v.reason for v in verdicts if v.kind == "alert"] == []
+    events = [v for v in verdicts if v.kind == "event"]
+    assert "not seen before the casinos were cleared" in events[0].reason
+    roll, placement, settled = (v.event for v in events[:3])
+    assert roll.player is placement.player is moments[last].state.history[-1].player
+    assert isinstance(roll, DiceRolled) and isinstance(placement, DicePlaced) and isinstance(settled, RoundScored)
+    assert referee.state.phase is Phase.OVER and any(v.kind == "cleared" for v in verdicts)
 
 
 # --- the round's frame: deals, clearing, corrections ---------------------------------------------

@@ -378,12 +378,11 @@ class Interpreter:
             # the readings before this one liked best is what happened (this reading tells none apart).
             over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
             if not over and self._last_table is not None:
-                # No history has the round over: its last moves were not seen. Those the last table read
-                # explains best end it (traced: the last placement of a five-player Royale round unseen, the
-                # round never settled, and the next round's readings taken for this one's: seed 404).
-                # Dearer than two alerts, the table was more likely cleared too early (a mistake, alerted):
-                # the last moves of three players, their dice hidden, cost 24 nats (seed 404); thirteen dice
-                # of two players cleared away, 43 (the test of a table cleared early).
+                # No history has the round over: its last moves were not seen, and those the last table read
+                # explains best end it (traced, seed 404: the last moves of three players unseen, 24 nats; the
+                # round never settled, and the next rounds' readings were taken for this one's). Dearer than
+                # two alerts, the table was more likely cleared too early, a mistake alerted (thirteen dice of
+                # two players cleared away: 43 nats).
                 over = [(h.cost, h) for h in self._completed(self._last_table) if h.cost <= 2 * self.alert_cost]
             if over:
                 # What was said stands unless another history is likelier by the margin (traced: two
@@ -457,9 +456,11 @@ class Interpreter:
             grown: dict[Hashable, tuple[_History, float]] = {}
             for history, _ in beam:
                 for candidate in (*game.candidates(history.state, table), *game.unseen(history.state)):
+                    if not candidate.events:
+                        continue
                     note = f"{unseen}; {candidate.note}" if candidate.note else unseen
                     extended = self._extend(history, replace(candidate, note=note), 0)
-                    if extended is None or not candidate.events:
+                    if extended is None:
                         continue
                     extended = replace(extended, table=game.expected(extended.state), group=None)
                     ranked = extended.cost + score(extended.table)

@@ -248,14 +248,10 @@ class LasVegasCamera:
     def unseen(state: GameState) -> Iterator[Candidate]:
         """Moves the camera did not see at all, for a round's end not seen (the casinos cleared with it not over).
 
-        The player to move places the dice of a roll not seen (each value he may put there), or rolls every die
-        he holds showing one value, not seen, and places them all: the round's end in the fewest moves, where
-        the last table read decides which (its dice not seen there are misses).
+        The player to roll rolls every die he holds showing one value, not seen, and places them all (each
+        value): the round's end in the fewest moves, where the last table read decides which (its dice not
+        seen there are misses). A roll read and its placement not seen are among :meth:`candidates` already.
         """
-        if state.phase is Phase.PLACE:
-            for placement in legal_placements(state):
-                yield Candidate((placement,), UNSEEN_ROLL)
-            return
         if state.phase is not Phase.ROLL:
             return
         seat = state.turn

@@ -373,7 +373,8 @@ class Interpreter:
         ranked = sorted(merged.values(), key=lambda pair: pair[0].cost)
         if not ranked:  # no history survives (cannot happen: staying put is always legal)
             return []
-        if game.cleared(reading) and any(zone for zone in game.expected(self.state)):
+        cleared = game.cleared(reading)
+        if cleared and any(zone for zone in game.expected(self.state)):
             # The table was cleared: the round is over. Of the histories whose round is over, the one
             # the readings before this one liked best is what happened (this reading tells none apart).
             over = [(h.cost - here, h) for h, here in ranked if game.forced(h.state) is not None]
@@ -392,7 +393,7 @@ class Interpreter:
                 history = min(kept or over, key=lambda pair: pair[0])[1]
                 self._histories = [replace(history, cost=0.0, group=None)]
                 return self._say(snapshot)
-        if not game.cleared(reading):
+        if not cleared:
             self._last_table = reading
         best_cost = ranked[0][0].cost
         ranked = [(replace(h, cost=h.cost - best_cost), c) for h, c in self._kept(ranked)]

@@ -254,11 +254,8 @@ class LasVegasCamera:
         """
         if state.phase is not Phase.ROLL:
             return
-        seat = state.turn
-        normal, big, neutral = state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat]
         for value in range(1, len(state.casinos) + 1):
-            roll = _roll(state.players[seat], [value] * (normal + big), [False] * normal + [True] * big,
-                         [value] * neutral)  # fmt: skip
+            roll = _showing(state, value)
             try:
                 rolled = apply(state, roll)
                 placement = place_all(rolled, value)
@@ -270,10 +267,9 @@ class LasVegasCamera:
     def _rolls(self, state: GameState, reading: Reading, *, with_placements: bool,
                fill: int = _MAX_FILLED) -> Iterator[Candidate]:  # fmt: skip
         """The rolls the tray may show (and with ``with_placements``, a roll placed before it was read whole)."""
-        seat = state.turn
-        player = state.players[seat]
+        player = state.players[state.turn]
         neutral = state.neutral
-        held = (state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat])
+        held = state.held(state.turn)
         tray = reading.get(0, ())
         tray_own = [d for d in tray if d.colour is player]
         own = _newest(tray_own, held[0] + held[1])
@@ -327,9 +323,9 @@ class LasVegasCamera:
                         yield Candidate((*candidate.events, placement, *roll.events), cost + roll.cost,
                                         candidate.note, candidate.variant)  # fmt: skip
         if moved_on:
-            yield from self._unseen_pass(state, reading, held)
+            yield from self._unseen_pass(state, reading)
 
-    def _unseen_pass(self, state: GameState, reading: Reading, held: tuple[int, int, int]) -> Iterator[Candidate]:
+    def _unseen_pass(self, state: GameState, reading: Reading) -> Iterator[Candidate]:
         """A roll and a pass neither read (both within a few seconds, under a hand), then the next roll, read.
 
         A pass leaves nothing on the table: the next player's roll in the tray is all that shows it. Traced:
@@ -341,8 +337,7 @@ class LasVegasCamera:
         if state.ruleset.hooks.pass_cost is None:  # no pass in these rules (Las Vegas): nothing to try
             return
         player = state.players[state.turn]
-        flags = [False] * held[0] + [True] * held[1]
-        roll = _roll(player, [1] * len(flags), flags, [1] * held[2])
+        roll = _showing(state, 1)
         try:
             rolled = apply(state, roll)
         except IllegalEventError:
@@ -447,8 +442,7 @@ class LasVegasCamera:
         """
         playing = state.phase in (Phase.ROLL, Phase.PLACE)
         if playing and any(casino.has_dice for casino in state.casinos) and not any(snapshot.casinos):
-            holding = [str(player) for seat, player in enumerate(state.players)
-                       if state.held_dice[seat] or state.held_biggies[seat] or state.held_neutral[seat]]  # fmt: skip
+            holding = [str(player) for seat, player in enumerate(state.players) if any(state.held(seat))]
             hold = "holds" if len(holding) == 1 else "hold"
             return (f"the casinos were cleared, but the round is not over ({' and '.join(holding)} still {hold} "
                     "dice): enter the moves not seen, or undo")  # fmt: skip
@@ -588,6 +582,13 @@ def _roll(player: Colour, faces: list[int], big: list[bool], neutral: list[int])
         tuple(sorted(f for f, b in zip(faces, big, strict=True) if b)),
         tuple(sorted(neutral)),
     )
+
+
+def _showing(state: GameState, value: int) -> DiceRolled:
+    """A roll never read: every die the player to roll holds, booked showing ``value``."""
+    normal, big, neutral = state.held(state.turn)
+    return _roll(state.players[state.turn], [value] * (normal + big), [False] * normal + [True] * big,
+                 [value] * neutral)  # fmt: skip
 
 
 def _roll_dice(roll: DiceRolled, neutral: str, *, optional: bool) -> tuple[Expected, ...]:

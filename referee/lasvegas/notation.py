@@ -294,7 +294,7 @@ def check(state: GameState) -> None:
         problems.append(f"a finished game has an empty table in round {rules.rounds}")
     if state.phase in (Phase.ROLL, Phase.PLACE):
         seat = state.turn
-        if not (state.held_dice[seat] or state.held_biggies[seat] or state.held_neutral[seat]):
+        if not any(state.held(seat)):
             problems.append(f"{state.players[seat]} is to act but holds no dice")
     if state.phase is Phase.SETTLE and (sum(state.held_dice) + sum(state.held_biggies) + sum(state.held_neutral)):
         problems.append("the round is settled only when every die is placed")

@@ -206,6 +206,10 @@ class GameState:
         """The player whose turn it is (to roll or to place), or None."""
         return self.players[self.turn] if self.turn >= 0 else None
 
+    def held(self, seat: int) -> tuple[int, int, int]:
+        """The dice a seat holds: normal dice, Biggys, neutral dice."""
+        return self.held_dice[seat], self.held_biggies[seat], self.held_neutral[seat]
+
     def seat(self, player: Colour) -> int:
         """The seat index of a player.
 
@@ -444,7 +448,7 @@ def _roll(state: GameState, event: DiceRolled) -> GameState:
     dice = _check_faces(event.dice, player, "die")
     biggies = _check_faces(event.biggies, player, "Biggy") if event.biggies else ()
     neutral = _check_faces(event.neutral, player, "neutral die") if event.neutral else ()
-    held = (state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat])
+    held = state.held(seat)
     if (len(dice), len(biggies), len(neutral)) != held:
         for rolled, have, kind in zip((dice, biggies, neutral), held, ("dice", "Biggys", "neutral dice"), strict=True):
             if len(rolled) != have:
@@ -611,7 +615,7 @@ def _explain_placement(state: GameState, seat: int, value: int, placed: tuple[in
         )
     if sum(placed) == 0:
         raise IllegalPlacementError(f"{player} must place all dice showing {value} on casino {value}, not none")
-    held = (state.held_dice[seat], state.held_biggies[seat], state.held_neutral[seat])
+    held = state.held(seat)
     for count, have, shows, kind in zip(placed, held, showing, ("dice", "Biggys", "neutral dice"), strict=True):
         if count > have:
             raise IllegalPlacementError(f"{player} placed {count} {kind} but holds only {have}")

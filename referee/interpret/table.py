@@ -97,14 +97,16 @@ def _cheapest(fits: tuple[_Fit, ...]) -> _Fit:
 
 
 def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
-          ) -> tuple[_Fit, ...]:  # fmt: skip
+          barred: frozenset[int] = frozenset()) -> tuple[_Fit, ...]:  # fmt: skip
     """The ways ``read`` may fit where ``expected`` lies: every die there first, then with optional dice gone.
+
+    The dice read at ``barred`` (indices into ``read``) explain no expected die: they are phantoms.
 
     Each set of the optional dice's groups may be gone (each group gone costs :data:`GONE_COST`): a player's
     leftovers and a tile's black dice are taken away apart (traced: seed 401, the black dice taken away and
     blue's leftovers still there cost two misses, "blue rolls 1 5 5" and a pass were booked).
     """
-    there = _matched(model, zone, expected, read)
+    there = _matched(model, zone, expected, read, barred)
     groups = sorted({e.group for e in expected if e.optional})
     if not groups:
         return (there,)
@@ -112,7 +114,7 @@ def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read
     for size in range(1, len(groups) + 1):
         for gone in itertools.combinations(groups, size):
             kept = [i for i, e in enumerate(expected) if not (e.optional and e.group in gone)]
-            rest = _matched(model, zone, [expected[i] for i in kept], read)
+            rest = _matched(model, zone, [expected[i] for i in kept], read, barred)
             share = GONE_COST * size / (len(expected) - len(kept))
             dice = [share] * len(expected)
             missed = [False] * len(expected)
@@ -125,8 +127,8 @@ def _fits(model: ObservationModel, zone: int, expected: Sequence[Expected], read
 
 
 def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[tuple[str, bool, int]],
-             ) -> _Fit:  # fmt: skip
-    """The fit of ``read`` where ``expected`` lies, every expected die there."""
+             barred: frozenset[int] = frozenset()) -> _Fit:  # fmt: skip
+    """The fit of ``read`` where ``expected`` lies, every expected die there (none read as the ``barred`` dice)."""
     kind = "tray" if zone == 0 else "casino"
     crowd = len(expected)
     dice = [model.miss_cost(crowd, kind, e.colour) for e in expected]
@@ -138,6 +140,8 @@ def _matched(model: ObservationModel, zone: int, expected: Sequence[Expected], r
     for i, e in enumerate(expected):
         leave = dice[i] + extra
         for j, (colour, big, pips) in enumerate(read):
+            if j in barred:
+                continue
             cost = die_cost(e.colour, e.big, e.pips, colour, big, pips)
             if cost < leave:
                 pairs.append((cost - leave, cost, i, j))
@@ -161,7 +165,7 @@ class TableCost:
     def __init__(self, model: ObservationModel, reading: Reading) -> None:
         self.model = model
         self.reading = {zone: [(_VALUES[r.colour], r.big, r.pips) for r in dice] for zone, dice in reading.items()}
-        self._cache: dict[tuple[int, tuple[Expected, ...]], tuple[_Fit, ...]] = {}
+        self._cache: dict[tuple[Any, ...], tuple[_Fit, ...]] = {}
         self._stay = model.stay_cost()
         self._stayed_reads: tuple[int, dict[int, _Stayed]] | None = None
         """``id`` of the reading before, and per zone the dice read both then and now."""
@@ -185,10 +189,14 @@ class TableCost:
 
     def fits(self, zone: int, expected: tuple[Expected, ...]) -> tuple[_Fit, ...]:
         """The ways what was read in ``zone`` may fit ``expected`` (see :func:`_fits`; cached)."""
-        key = (zone, expected)
+        return self._fits(zone, expected)
+
+    def _fits(self, zone: int, expected: tuple[Expected, ...], barred: frozenset[int] = frozenset(),
+              ) -> tuple[_Fit, ...]:  # fmt: skip
+        key = (zone, expected, barred)
         fits = self._cache.get(key)
         if fits is None:
-            fits = self._cache[key] = _fits(self.model, zone, expected, self.reading.get(zone, ()))
+            fits = self._cache[key] = _fits(self.model, zone, expected, self.reading.get(zone, ()), barred)
         return fits
 
     def __call__(self, table: Table, before: Table | None = None, previous: TableCost | None = None) -> float:
@@ -256,8 +264,11 @@ class TableCost:
         # now. A player takes his dice back at once and for good, so there now, they were there then, missed.
         same = len(fits_then) > 1 and _optional(was) == _optional(expected)
         groups = frozenset(e.group for e in expected if e.optional)
+        fits_now = self.fits(zone, expected)
+        if zone:  # a phantom read on, not a misread die (in the rolling area dice move: read anew)
+            fits_then, fits_now = self._phantom_fits(zone, was, fits_then, expected, fits_now, previous)
         grown = None
-        for now in self.fits(zone, expected):
+        for now in fits_now:
             for then in fits_then:
                 missed = 0.0
                 if same:  # a group gone then is gone now; a group there now was there then, its misses charged
@@ -271,6 +282,35 @@ class TableCost:
                 grown = cost if grown is None else min(grown, cost)
         assert grown is not None
         return grown
+
+    def _phantom_fits(self, zone: int, was: tuple[Expected, ...], fits_then: tuple[_Fit, ...],
+                      expected: tuple[Expected, ...], fits_now: tuple[_Fit, ...], previous: TableCost,
+                      ) -> tuple[tuple[_Fit, ...], tuple[_Fit, ...]]:  # fmt: skip
+        """``fits_then`` and ``fits_now``, each also fitting a die read then and now as one phantom throughout.
+
+        Such a die is one that a fit of one reading leaves unexplained and a fit of the other takes for an
+        expected die misread.
+
+        The cheapest fit of each reading is found alone: a die read twice (two boxes on one die, the second
+        in another colour) is the expected die misread while its true reading is lost, and a phantom while
+        it is read too, by turns. Each turn charged the true table anew, a misreading (10 nats) then a new
+        phantom (5), while a history in which another player had put a die of the phantom's look there paid
+        once, and won (traced: a white die among eleven on casino 2 read green, and now and then white too;
+        green's placement on casino 6 was taken for one on casino 2, Las Vegas seed 5171, six players). A
+        phantom read on is charged its staying (:meth:`_paid`), the expected die its miss. Only a die read as
+        a misreading: a die read as the expected die it is, is that die, whatever was read beside it before.
+        """
+        read_then, read_now = previous.reading.get(zone, ()), self.reading.get(zone, ())
+        both = Counter(read_then) & Counter(read_now)
+        if not both:
+            return fits_then, fits_now
+        phantoms_then = _extra_looks(read_then, fits_then) & both & _misread_looks(read_now, fits_now, expected)
+        phantoms_now = _extra_looks(read_now, fits_now) & both & _misread_looks(read_then, fits_then, was)
+        if phantoms_then:
+            fits_now += self._fits(zone, expected, _alike(read_now, phantoms_then))
+        if phantoms_now:
+            fits_then += previous._fits(zone, was, _alike(read_then, phantoms_now))
+        return fits_then, fits_now
 
     def _paid(self, zone: int, was: tuple[Expected, ...], then: _Fit, expected: tuple[Expected, ...], now: _Fit,
               previous: TableCost) -> float:  # fmt: skip
@@ -330,6 +370,35 @@ class TableCost:
                     both[zone] = (Counter(dice) & Counter(then), by_colour, by_size)
             self._stayed_reads = (id(previous), both)
         return self._stayed_reads[1]
+
+
+def _extra_looks(read: Sequence[tuple[str, bool, int]], fits: tuple[_Fit, ...]) -> Counter[tuple[str, bool, int]]:
+    """The looks of the dice read that some fit leaves unexplained (as many of each as the most any fit leaves)."""
+    looks: Counter[tuple[str, bool, int]] = Counter()
+    for fit in fits:
+        looks |= Counter(read[j] for j in fit.extras)
+    return looks
+
+
+def _misread_looks(read: Sequence[tuple[str, bool, int]], fits: tuple[_Fit, ...], expected: tuple[Expected, ...],
+                   ) -> Counter[tuple[str, bool, int]]:  # fmt: skip
+    """The looks of the dice read that some fit takes for an expected die of another look (a face 0: any)."""
+    looks: Counter[tuple[str, bool, int]] = Counter()
+    for fit in fits:
+        looks |= Counter(read[j] for die, j in zip(expected, fit.reads, strict=True)
+                         if j >= 0 and read[j] != (die.colour, die.big, die.pips or read[j][2]))  # fmt: skip
+    return looks
+
+
+def _alike(read: Sequence[tuple[str, bool, int]], looks: Counter[tuple[str, bool, int]]) -> frozenset[int]:
+    """Indices of dice read with ``looks``, as many of each as counted there (dice read alike are alike)."""
+    left = Counter(looks)
+    chosen = []
+    for j, die in enumerate(read):
+        if left[die] > 0:
+            left[die] -= 1
+            chosen.append(j)
+    return frozenset(chosen)
 
 
 def _optional(dice: tuple[Expected, ...]) -> Counter[Expected]:

@@ -649,3 +649,27 @@ def test_a_phantom_read_on_in_another_colour_does_not_make_a_neutral_die_of_it()
         verdicts += look(referee, frame, casinos(c5=(*fives, phantom)), ())
     assert set(kinds(verdicts)) <= {"alert"}, said(verdicts)  # "dice appeared on casino 5", nothing revised
     assert referee.state.casinos[4].dice == (3, 0) and referee.state.casinos[4].neutral == 1
+
+
+def test_a_die_read_twice_by_turns_is_one_phantom_not_a_misread_die_and_a_phantom_by_turns():
+    """Traced (seed 5171, six players): a white die among eleven on casino 2 was read green for good and now and
+    then white as well (two boxes on one die). The true table paid that die misread (10 nats) at each reading
+    its white box was lost, and a new phantom (5) at each reading it came back, while a history in which green's
+    roll was misread and his die put on casino 2 (the green box explained, his true die on casino 6 a phantom)
+    paid once; it won, and the round was paid wrong. The die read in another look is one phantom throughout,
+    charged its staying, and the die it stands beside is hidden now and then (``TableCost._phantom_fits``)."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    red = dice(RED, (1, 2, 2, 3, 4, 5, 6, 6), 1)
+    assert said(look(referee, 1, EMPTY, red)) == ["red rolls 1 2 2 3 4 5 6 6"]
+    other = DieReading(BLUE, False, 2, track=50)  # red's second 2 read blue ...
+    twice = DieReading(RED, False, 2, track=51)  # ... and now and then red too
+    verdicts = look(referee, 2, casinos(c2=(red[1], other)), red[:1] + red[3:])
+    verdicts += look(referee, 3, casinos(c2=(red[1], other)), ())
+    blue = dice(BLUE, (1, 3, 3, 4, 4, 5, 5, 6), 20)
+    verdicts += look(referee, 4, casinos(c2=(red[1], other, twice)), blue)
+    verdicts += look(referee, 5, casinos(c2=(red[1], other), c6=blue[7:]), blue[:7])
+    verdicts += look(referee, 6, casinos(c2=(red[1], other), c6=blue[7:]), ())
+    assert said(verdicts) == ["red places 2 dice showing 2 on casino 2", "blue rolls 1 3 3 4 4 5 5 6",
+                              "blue places 1 die showing 6 on casino 6"]  # fmt: skip
+    assert referee.state.casinos[1].dice == (2, 0) and referee.state.casinos[5].dice == (0, 1)

@@ -408,6 +408,9 @@ class LasVegasCamera:
                 for flags_now, swapped in _biggy_swaps(all_faces, flags, len(faces)):
                     yield Candidate((_roll(player, all_faces, flags_now, all_neutral),), by_size,
                                     f"{filled}; {swapped}" if filled else swapped)  # fmt: skip
+            if variants and missing <= _MAX_MISREAD_FILLED:  # the Biggy among the dice not seen, with each fill
+                for flags_now, swapped in _biggy_unseen(flags, len(faces), missing_own):
+                    yield Candidate((_roll(player, all_faces, flags_now, all_neutral),), 0.0, f"{filled}; {swapped}")
 
     def _misread(self, faces: list[int], flags: list[bool], neutral: list[int], seen: int, seen_neutral: int,
                  ) -> Iterator[tuple[list[int], list[int], str]]:  # fmt: skip
@@ -697,6 +700,25 @@ def _biggy_swaps(faces: list[int], flags: list[bool], seen: int) -> Iterator[tup
             swapped = list(flags)
             swapped[b], swapped[i] = False, True
             yield swapped, f"the Biggy taken to be the die read as {faces[i]}"
+
+
+def _biggy_unseen(flags: list[bool], seen: int, missing: int) -> Iterator[tuple[list[bool], str]]:
+    """A roll's Biggy flags with the die seen as the Biggy taken for a normal die, and the Biggy not seen.
+
+    The reader may take a normal die for the Biggy while the Biggy itself is not read; the dice placed tell
+    (the Biggy not seen is filled in with each face, as the dice not seen are). Traced: red's roll read with a
+    normal 2 read as the Biggy and the Biggy 4 not seen; no roll tried held a Biggy 4, so red's Biggy and die
+    put on casino 4 were taken for dice put there before the roll (an alert), and the histories that booked a
+    normal 4 there lost red's pass later in the round (Royale seeds 401 and 402, five players).
+    """
+    for b in range(seen):
+        if not flags[b]:
+            continue
+        unseen = next((i for i in range(seen, seen + missing) if not flags[i]), None)  # the dice not seen are alike
+        if unseen is not None:
+            swapped = list(flags)
+            swapped[b], swapped[unseen] = False, True
+            yield swapped, "the die read as the Biggy a normal die, the Biggy not seen"
 
 
 def _prerolls(state: GameState, reading: Reading) -> Iterator[Candidate]:

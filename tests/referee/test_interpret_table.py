@@ -673,3 +673,22 @@ def test_a_die_read_twice_by_turns_is_one_phantom_not_a_misread_die_and_a_phanto
     assert said(verdicts) == ["red places 2 dice showing 2 on casino 2", "blue rolls 1 3 3 4 4 5 5 6",
                               "blue places 1 die showing 6 on casino 6"]  # fmt: skip
     assert referee.state.casinos[1].dice == (2, 0) and referee.state.casinos[5].dice == (0, 1)
+
+
+def test_a_normal_die_read_as_the_biggy_and_the_biggy_not_seen_are_told_by_the_dice_placed():
+    """Traced (Royale seeds 401 and 402, five players): red's roll read with a normal 2 read as the Biggy and
+    the Biggy 4 not read at all. No roll tried held a Biggy 4, so red's Biggy and die then put on casino 4 were
+    taken for dice put there before the roll (an alert), and a normal 4 was booked there. The Biggy may be
+    among the dice not seen, the die read as it a normal die (``camera._biggy_unseen``)."""
+    referee = interpreter(new_game(find_ruleset("las-vegas+biggy"), ["red", "blue"]))
+    referee.apply(DEAL)
+    normal = dice(RED, (6, 1, 4, 3, 2, 6), 1)
+    read_big = DieReading(RED, True, 2, track=7)  # a normal 2 read as the Biggy; the Biggy (a 4) not read
+    verdicts = look(referee, 1, EMPTY, (*normal, read_big))
+    placed = (normal[2], DieReading(RED, True, 4, track=8))  # on the casino, the Biggy read as it is
+    rest = (*normal[:2], *normal[3:], replace(read_big, big=False))
+    verdicts += look(referee, 2, casinos(c4=placed), rest)
+    verdicts += look(referee, 3, casinos(c4=placed), ())
+    assert said(verdicts)[-1] == "red places 1 die and 1 Biggy showing 4 on casino 4", said(verdicts)
+    assert "alert" not in kinds(verdicts)
+    assert referee.state.casinos[3].biggies == (1, 0) and referee.state.casinos[3].dice == (1, 0)

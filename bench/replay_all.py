@@ -88,7 +88,8 @@ def main() -> None:
                 print(json.dumps({**row, "before": was}), flush=True)
     now = totals(rows)
     if args.against:
-        compared = [row for (game, way), row in before.items() if any(r["game"] == game for r in rows)]
+        games = {row["game"] for row in rows}
+        compared = [row for (game, _), row in before.items() if game in games]
         for way, total in totals(compared).items():
             print(json.dumps({"totals": way, "before": total, "now": now.get(way)}))
     else:

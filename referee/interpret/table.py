@@ -187,12 +187,9 @@ class TableCost:
         """How what was read in ``zone`` fits ``expected``, die by die (cached): the cheapest way."""
         return _cheapest(self.fits(zone, expected))
 
-    def fits(self, zone: int, expected: tuple[Expected, ...]) -> tuple[_Fit, ...]:
-        """The ways what was read in ``zone`` may fit ``expected`` (see :func:`_fits`; cached)."""
-        return self._fits(zone, expected)
-
-    def _fits(self, zone: int, expected: tuple[Expected, ...], barred: frozenset[int] = frozenset(),
-              ) -> tuple[_Fit, ...]:  # fmt: skip
+    def fits(self, zone: int, expected: tuple[Expected, ...], barred: frozenset[int] = frozenset(),
+             ) -> tuple[_Fit, ...]:  # fmt: skip
+        """The ways what was read in ``zone`` may fit ``expected``, ``barred`` dice phantoms (:func:`_fits`; cached)."""
         key = (zone, expected, barred)
         fits = self._cache.get(key)
         if fits is None:
@@ -307,9 +304,9 @@ class TableCost:
         phantoms_then = _extra_looks(read_then, fits_then) & both & _misread_looks(read_now, fits_now, expected)
         phantoms_now = _extra_looks(read_now, fits_now) & both & _misread_looks(read_then, fits_then, was)
         if phantoms_then:
-            fits_now += self._fits(zone, expected, _alike(read_now, phantoms_then))
+            fits_now += self.fits(zone, expected, _alike(read_now, phantoms_then))
         if phantoms_now:
-            fits_then += previous._fits(zone, was, _alike(read_then, phantoms_now))
+            fits_then += previous.fits(zone, was, _alike(read_then, phantoms_now))
         return fits_then, fits_now
 
     def _paid(self, zone: int, was: tuple[Expected, ...], then: _Fit, expected: tuple[Expected, ...], now: _Fit,

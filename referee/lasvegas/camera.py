@@ -711,11 +711,11 @@ def _biggy_unseen(flags: list[bool], seen: int, missing: int) -> Iterator[tuple[
     put on casino 4 were taken for dice put there before the roll (an alert), and the histories that booked a
     normal 4 there lost red's pass later in the round (Royale seeds 401 and 402, five players).
     """
+    unseen = next((i for i in range(seen, seen + missing) if not flags[i]), None)  # the dice not seen are alike
+    if unseen is None:
+        return
     for b in range(seen):
-        if not flags[b]:
-            continue
-        unseen = next((i for i in range(seen, seen + missing) if not flags[i]), None)  # the dice not seen are alike
-        if unseen is not None:
+        if flags[b]:
             swapped = list(flags)
             swapped[b], swapped[unseen] = False, True
             yield swapped, "the die read as the Biggy a normal die, the Biggy not seen"

@@ -9,6 +9,8 @@ The counts, smoothed, become ``models/observation.json``
 (:class:`referee.interpret.model.ObservationModel`)::
 
     python -m models.observation [--seeds 901 902] [--rounds 1] [--out models/observation.json]
+    python -m models.observation --tables royale --out royale.json     # Royale's grey and black dice
+    python -m models.observation --counts models/observation.json royale.json   # both, summed
 """
 
 from __future__ import annotations
@@ -53,6 +55,17 @@ TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
 """The tables the benchmark (``bench/bench_pipeline.py --config``) and this measurement use: 2 to 6 players in
 every base-box colour (white as a player and as the neutral dice), the neutral variant and Biggys.
 Name -> (rule set, player colours in seat order)."""
+
+ROYALE_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "royale-main-4p": ("las-vegas-royale+main", ("red", "blue", "green", "black")),
+    "royale-main-5p": ("las-vegas-royale+main", ("red", "blue", "green", "black", "yellow")),
+}
+"""Las Vegas Royale's main game on its own table, with a black player: the tiles' grey dice (Handicap, Block
+It) and black dice lie beside the players' black dice, a confusion the Las Vegas tables never show (measured
+on the benchmark's Royale main games: 3 % of grey dice read black). ``--tables royale`` measures them apart
+(seeds 901, 902, ... are Royale games never benchmarked either); ``--counts`` sums the two measurements."""
+
+TABLE_SETS = {"las-vegas": TABLES, "royale": ROYALE_TABLES}
 
 
 FIT_ROUNDS = 20
@@ -346,6 +359,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[901, 902])
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--out", type=Path, default=HERE / "observation.json")
+    parser.add_argument("--tables", choices=sorted(TABLE_SETS), default="las-vegas", help="the tables watched: "
+                        "the nine Las Vegas benchmark tables, or Royale's main game with a black player")  # fmt: skip
     parser.add_argument("--models", type=Path, help="measure the reader in this folder (dice_detector/ and "
                         "die_reader/: a candidate) instead of the shipped one")  # fmt: skip
     parser.add_argument("--refit", action="store_true", help="fit the model again from the counts kept in --out "
@@ -361,14 +376,16 @@ def main() -> None:
         weights = [one.get("weights") or {} for one in sources]
         if any(w != weights[0] for w in weights):
             parser.error("these counts were measured for different weights: they cannot be summed")
+        tables = [t for one in sources for t in one.get("tables", TABLES) if t]
         source = _source(counts, [s for one in sources for s in one["seeds"]], sources[0]["rounds_per_game"],
-                         sum(one["readings"] for one in sources), weights[0])  # fmt: skip
+                         sum(one["readings"] for one in sources), weights[0], list(dict.fromkeys(tables)))  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
     models = args.models or MODELS
-    counts, readings = measure(args.seeds, args.rounds, detector=table_reader(models))
-    seeds = [1000 * k + s for k in range(len(TABLES)) for s in args.seeds]
-    source = _source(counts, seeds, args.rounds, readings, weights_digest(models))
+    tables = TABLE_SETS[args.tables]
+    counts, readings = measure(args.seeds, args.rounds, tables, detector=table_reader(models))
+    seeds = [1000 * k + s for k in range(len(tables)) for s in args.seeds]
+    source = _source(counts, seeds, args.rounds, readings, weights_digest(models), list(tables))
     model = counts.model(source)
     args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
     print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
@@ -388,13 +405,19 @@ def weights_digest(models: Path = MODELS) -> dict[str, str]:
 
 
 def _source(counts: Counts, seeds: list[int], rounds: int, readings: int, weights: dict[str, str] | None = None,
-            ) -> dict[str, Any]:  # fmt: skip
-    """What a model keeps of how it was measured: the counts themselves, to fit it again, and the reader's weights."""
+            tables: list[str] | None = None) -> dict[str, Any]:  # fmt: skip
+    """What a model keeps of how it was measured: the counts themselves, to fit it again, and the reader's weights.
+
+    ``tables``: the names of the tables watched (``TABLES``' by default).
+    """
+    tables = tables or list(TABLES)
+    watched = "the nine benchmark tables" if tables == list(TABLES) else ", ".join(tables)
     return {
         "measured": True,
-        "how": "python -m models.observation: rendered games of the nine benchmark tables, the shipped reader "
+        "how": f"python -m models.observation: rendered games of {watched}, the shipped reader "
         "through vision.pipeline.TablePipeline, every settled reading against the rendered dice, zone by zone",
         "weights": weights or {},
+        "tables": tables,
         "detector_confidence": TABLE_CONFIDENCE,
         "seeds": seeds,
         "rounds_per_game": rounds,

@@ -141,3 +141,27 @@ def test_counts_measured_for_other_weights_are_not_summed(tmp_path):
                           str(tmp_path / "sum.json")], capture_output=True, text=True)  # fmt: skip
     assert run.returncode == 2 and "different weights" in run.stderr
     assert not (tmp_path / "sum.json").exists()
+
+
+def test_royale_tables_measured_apart_add_a_grey_row_to_the_las_vegas_model(tmp_path, monkeypatch):
+    """The Las Vegas tables never show Royale's grey dice: summed with a Royale measurement, grey gets its row."""
+    from models import observation
+
+    GREY, BLACK = Colour("grey"), Colour("black")
+    las_vegas, royale = Counts(), Counts()
+    las_vegas.add(2, [die(BLACK, 4)] * 3, [die(BLACK, 4)] * 3)
+    royale.add(4, [die(GREY, 4)] * 3 + [die(BLACK, 4)], [die(GREY, 4), die(BLACK, 4), die(BLACK, 4), die(BLACK, 4)])
+    paths = []
+    for name, counts, tables in (("lv", las_vegas, None), ("royale", royale, list(observation.ROYALE_TABLES))):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(counts.model(_source(counts, [901], 1, 1, tables=tables)).to_json()))
+        paths.append(path)
+    assert "grey" not in json.loads(paths[0].read_text())["colour"]
+    out = tmp_path / "both.json"
+    monkeypatch.setattr("sys.argv", ["observation", "--counts", *map(str, paths), "--out", str(out)])
+    observation.main()
+    model = json.loads(out.read_text())
+    assert model["source"]["tables"] == [*observation.TABLES, *observation.ROYALE_TABLES]
+    assert "royale-main-4p" in model["source"]["how"]
+    assert model["colour"]["grey"]["black"] == pytest.approx(2 / 4)  # two of three grey dice read black (add-one)
+    assert model["colour"]["black"]["black"] == pytest.approx(4 / 5)

@@ -376,9 +376,9 @@ def main() -> None:
         weights = [one.get("weights") or {} for one in sources]
         if any(w != weights[0] for w in weights):
             parser.error("these counts were measured for different weights: they cannot be summed")
-        tables = [t for one in sources for t in one.get("tables", TABLES) if t]
+        names = list(dict.fromkeys(name for one in sources for name in one.get("tables", TABLES)))  # older: Las Vegas's
         source = _source(counts, [s for one in sources for s in one["seeds"]], sources[0]["rounds_per_game"],
-                         sum(one["readings"] for one in sources), weights[0], list(dict.fromkeys(tables)))  # fmt: skip
+                         sum(one["readings"] for one in sources), weights[0], names)  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
     models = args.models or MODELS

@@ -75,6 +75,35 @@ def _faces_values(top: int, side: int) -> list[int]:
     return [top, 7 - top, side, 7 - side, front, 7 - front]
 
 
+def overlaps(centres: np.ndarray, size: float, yaw_deg: float, others: list[DiePose], clearance: float = 0.5) -> np.ndarray:
+    """Whether a die of edge ``size`` turned by ``yaw_deg`` would go through any of ``others``, per centre.
+
+    The footprints are squares on the table (dice lying flat); by the separating-axis test two squares
+    are apart when one of their four edge directions separates them, ``clearance`` millimetres kept.
+
+    Example:
+        >>> pose = DiePose(0.0, 0.0, 16.0, 0.0, 1, 2)
+        >>> overlaps(np.array([[10.0, 0.0], [17.0, 0.0]]), 16.0, 0.0, [pose]).tolist()  # side by side
+        [True, False]
+        >>> overlaps(np.array([[12.0, 12.0], [15.0, 15.0]]), 16.0, 45.0, [pose]).tolist()  # a corner to a side
+        [True, False]
+    """
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    hit = np.zeros(len(centres), bool)
+    a = np.radians(yaw_deg)
+    mine = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    for other in others:
+        b = np.radians(other.yaw_deg)
+        theirs = np.array([[np.cos(b), np.sin(b)], [-np.sin(b), np.cos(b)]])
+        apart = np.zeros(len(centres), bool)
+        offset = centres - [other.x_mm, other.y_mm]
+        for axis in (*mine, *theirs):
+            reach = size / 2 * np.abs(mine @ axis).sum() + other.size_mm / 2 * np.abs(theirs @ axis).sum()
+            apart |= np.abs(offset @ axis) >= reach + clearance
+        hit |= ~apart
+    return hit
+
+
 def _rotation(pose: DiePose) -> np.ndarray:
     yaw, lean = np.radians(pose.yaw_deg), np.radians(pose.lean_deg)
     rz = np.array([[np.cos(yaw), -np.sin(yaw), 0], [np.sin(yaw), np.cos(yaw), 0], [0, 0, 1]])

@@ -30,7 +30,7 @@ from vision.colours import PALETTE
 from vision.detections import Detections
 from vision.mat import draw_mat, mat_for
 from vision.synth.camera import Camera, look_at
-from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
+from vision.synth.dice import DieLook, DiePose, die_faces, draw_die, overlaps
 from vision.synth.props import TILE_MM, draw_props, spots
 from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
 
@@ -116,6 +116,7 @@ class RenderedGame:
         rng = np.random.default_rng(seed)
         self._setup(rng, tilt_deg)
         self._poses: dict[int, DiePose] = {}
+        self._grids: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
         self._layouts = [self._layout(moment) for moment in self.moments]  # in order: poses follow from the seed
         self._cache: tuple[int, np.ndarray] | None = None
 
@@ -187,25 +188,63 @@ class RenderedGame:
             return np.asarray(cv2.boxPoints(((x, y), (TILE_MM, TILE_MM), angle)), np.float64)
         return self.mat.rolling_area if zone == 0 else self.mat.casinos[zone]
 
-    def _pose(self, die: DieReading, zone: int, taken: list[tuple[float, float, float]]) -> DiePose:
+    def _pose(self, die: DieReading, zone: int, taken: list[DiePose]) -> DiePose:
         pose = self._poses.get(die.track)
         if pose is not None:
             return pose
         rng = self.pose_rng
         size = (BIGGY_MM if die.big else DIE_MM) * float(rng.uniform(0.97, 1.03))
         candidates = self._spots(zone, size, rng)
+        order = [0]
         if taken:
-            others = np.array([(tu, tv) for tu, tv, _ in taken])
-            reach = np.array([0.75 * (size + ts) for _, _, ts in taken])
+            others = np.array([self._table_to_mat(pose) for pose in taken])
+            reach = np.array([0.75 * (size + pose.size_mm) for pose in taken])
             gaps = (np.linalg.norm(candidates[:, None, :] - others[None], axis=2) - reach[None]).min(axis=1)
-            u, v = candidates[int(np.argmax(gaps))]
-        else:
-            u, v = candidates[0]
-        x, y = self.mat_to_table(np.array([[u, v]]))[0]
+            order = list(np.argsort(-gaps, kind="stable"))
         side = int(rng.choice([s for s in range(1, 7) if s not in (die.pips, 7 - die.pips)]))
-        pose = DiePose(float(x), float(y), size, float(rng.uniform(0, 360)), die.pips, side)
+        yaw = float(rng.uniform(0, 360))
+        x, y, yaw = self._free_spot(zone, size, yaw, candidates[order], taken)
+        pose = DiePose(x, y, size, yaw, die.pips, side)
         self._poses[die.track] = pose
         return pose
+
+    def _free_spot(self, zone: int, size: float, yaw: float, candidates: np.ndarray,
+                   taken: list[DiePose]) -> tuple[float, float, float]:  # fmt: skip
+        """The first candidate (table millimetres) where a die lies without going through another, and its yaw.
+
+        Dice are solid: where the best-spread spot would put a die into a neighbour (a crowded casino), the
+        next candidates are tried, then the gap deepest in the zone on a fine grid, the die partly over
+        the zone's line if need be (its centre still well inside), turned as drawn or squared to a
+        neighbour, as a player pushes a die into the last gap. No random draw is added, so a die that
+        fits takes the spot it always took. Only a zone too full even for that keeps the best-spread spot.
+        """
+        spots = self.mat_to_table(candidates)
+        free = ~overlaps(spots, size, yaw, taken)
+        if free.any():
+            x, y = spots[int(np.argmax(free))]
+            return float(x), float(y), yaw
+        grid, depth = self._edge_grid(zone)
+        near = depth >= 0.2 * size
+        spilled, depth = self.mat_to_table(grid[near]), depth[near]
+        for turned in (yaw, *(pose.yaw_deg for pose in taken[::-1])):
+            free = ~overlaps(spilled, size, turned, taken)
+            if free.any():
+                x, y = spilled[int(np.argmax(np.where(free, depth, -np.inf)))]  # the gap deepest in the zone
+                return float(x), float(y), turned
+        x, y = spots[0]
+        return float(x), float(y), yaw
+
+    def _edge_grid(self, zone: int, step: float = 1.5) -> tuple[np.ndarray, np.ndarray]:
+        """Points on a ``step`` millimetre grid over a zone's box (mat millimetres), their depth into it."""
+        if (zone, step) in self._grids:
+            return self._grids[zone, step]
+        polygon = self._zone(zone)
+        (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
+        grid = np.stack(np.meshgrid(np.arange(x0, x1, step), np.arange(y0, y1, step)), axis=-1).reshape(-1, 2)
+        contour = polygon.astype(np.float32).reshape(-1, 1, 2)
+        depth = np.array([cv2.pointPolygonTest(contour, (float(u), float(v)), True) for u, v in grid])
+        self._grids[zone, step] = grid, depth
+        return grid, depth
 
     def _spots(self, zone: int, size: float, rng: np.random.Generator) -> np.ndarray:
         """Candidate spots for a die's centre inside a zone (mat millimetres), the whole die inside.
@@ -238,11 +277,12 @@ class RenderedGame:
         if self.mat.beside_mm is not None:
             zones += self._aside(moment)
         for zone, dice in zones:
-            taken: list[tuple[float, float, float]] = []
+            taken = [self._poses[die.track] for die in dice if die.track in self._poses]  # dice already lying
             for die in dice:
+                known = die.track in self._poses
                 pose = self._pose(die, zone, taken)
-                u, v = self._table_to_mat(pose)
-                taken.append((u, v, pose.size_mm))
+                if not known:
+                    taken.append(pose)
                 placed.append((pose, die))
         return placed
 

@@ -75,7 +75,9 @@ def _faces_values(top: int, side: int) -> list[int]:
     return [top, 7 - top, side, 7 - side, front, 7 - front]
 
 
-def overlaps(centres: np.ndarray, size: float, yaw_deg: float, others: list[DiePose], clearance: float = 0.5) -> np.ndarray:
+def overlaps(
+    centres: np.ndarray, size: float, yaw_deg: float, others: list[DiePose], clearance: float = 0.5
+) -> np.ndarray:
     """Whether a die of edge ``size`` turned by ``yaw_deg`` would go through any of ``others``, per centre.
 
     The footprints are squares on the table (dice lying flat); by the separating-axis test two squares

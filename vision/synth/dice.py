@@ -92,11 +92,9 @@ def overlaps(
     """
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
     hit = np.zeros(len(centres), bool)
-    a = np.radians(yaw_deg)
-    mine = np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    mine = _edge_directions(yaw_deg)
     for other in others:
-        b = np.radians(other.yaw_deg)
-        theirs = np.array([[np.cos(b), np.sin(b)], [-np.sin(b), np.cos(b)]])
+        theirs = _edge_directions(other.yaw_deg)
         apart = np.zeros(len(centres), bool)
         offset = centres - [other.x_mm, other.y_mm]
         for axis in (*mine, *theirs):
@@ -104,6 +102,12 @@ def overlaps(
             apart |= np.abs(offset @ axis) >= reach + clearance
         hit |= ~apart
     return hit
+
+
+def _edge_directions(yaw_deg: float) -> np.ndarray:
+    """The two unit edge directions (rows) of a die's square footprint turned by ``yaw_deg``."""
+    a = np.radians(yaw_deg)
+    return np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
 
 
 def _rotation(pose: DiePose) -> np.ndarray:

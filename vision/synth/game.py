@@ -116,7 +116,7 @@ class RenderedGame:
         rng = np.random.default_rng(seed)
         self._setup(rng, tilt_deg)
         self._poses: dict[int, DiePose] = {}
-        self._grids: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._layouts = [self._layout(moment) for moment in self.moments]  # in order: poses follow from the seed
         self._cache: tuple[int, np.ndarray] | None = None
 
@@ -234,16 +234,17 @@ class RenderedGame:
         x, y = spots[0]
         return float(x), float(y), yaw
 
-    def _edge_grid(self, zone: int, step: float = 1.5) -> tuple[np.ndarray, np.ndarray]:
-        """Points on a ``step`` millimetre grid over a zone's box (mat millimetres), their depth into it."""
-        if (zone, step) in self._grids:
-            return self._grids[zone, step]
+    def _edge_grid(self, zone: int) -> tuple[np.ndarray, np.ndarray]:
+        """Points on a 1.5 mm grid over a zone's box (mat millimetres), their depth into it (cached)."""
+        if zone in self._grids:
+            return self._grids[zone]
+        step = 1.5
         polygon = self._zone(zone)
         (x0, y0), (x1, y1) = polygon.min(axis=0), polygon.max(axis=0)
         grid = np.stack(np.meshgrid(np.arange(x0, x1, step), np.arange(y0, y1, step)), axis=-1).reshape(-1, 2)
         contour = polygon.astype(np.float32).reshape(-1, 1, 2)
         depth = np.array([cv2.pointPolygonTest(contour, (float(u), float(v)), True) for u, v in grid])
-        self._grids[zone, step] = grid, depth
+        self._grids[zone] = grid, depth
         return grid, depth
 
     def _spots(self, zone: int, size: float, rng: np.random.Generator) -> np.ndarray:

@@ -314,6 +314,17 @@ class Interpreter:
                 return verdicts
             verdicts.append(self.apply(self._deal(self.state), frame, time_s))
         waiting = self.game.waits_for(self.state)
+        decoded = None
+        if waiting and self._in_doubt():
+            # The step was said in doubt (see :meth:`_say`): the readings while it waits still weigh the
+            # histories, and a rival that comes to lead by the margin takes it back (traced: a green die read
+            # twice on casino 5 taken for green's last roll and placement, 1.3 nats ahead; the round's end,
+            # Prime Time's roll, was said, and green's true last roll in the tray and its die on casino 3 were
+            # never weighed: the round was settled with casino 3 empty, Royale main game 417).
+            decoded = self._decode(snapshot, reading)
+            waiting = self.game.waits_for(self.state)
+            if waiting:  # still the step awaited: what the reading asks or alerts is said beside it
+                verdicts += decoded
         if waiting:  # a decision or a roll: a roll seen answers it, else asked once, and the readings wait
             read = self.game.read_step(self.state, reading)
             if read is not None:
@@ -326,7 +337,7 @@ class Interpreter:
                     verdicts.append(Verdict("uncertain", frame, time_s, reason=f"enter on the page: {waiting}"))
             return verdicts
         self._asked = ""
-        verdicts += self._decode(snapshot, reading)
+        verdicts += self._decode(snapshot, reading) if decoded is None else decoded
         if verdicts and verdicts[-1].kind == "event":
             verdicts += self._settle(frame, time_s)
             if self._awaiting_clear and self.game.cleared(reading):  # the reading that ended the round is cleared
@@ -550,6 +561,10 @@ class Interpreter:
         self._committed += shared
         self._said = self._said[shared:]
         self._histories = [replace(h, events=h.events[shared:], notes=h.notes[shared:]) for h in self._histories]
+
+    def _in_doubt(self) -> bool:
+        """True when a history within the margin disputes what was said (said at a step awaited on the page)."""
+        return any(h.cost <= self.margin and not self._keeps_said(h) for h in self._histories[1:])
 
     def _keeps_said(self, history: _History) -> bool:
         """True when ``history`` holds every event said since the anchor."""

@@ -670,3 +670,41 @@ def test_lone_dice_rolled_and_taken_back_in_turn_are_passes_not_dice_read_that_a
         interpreter.observe(TableSnapshot(k, k / 10, reading.casinos, reading.tray))
     assert interpreter.state.history[len(start.history) :] == truth.history[len(start.history) :]
     assert interpreter.state.resources == truth.resources
+
+
+def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_favour_a_rival():
+    """The round's end is said as soon as the likeliest history reaches it, doubt or not, so that the page can
+    ask for its tile's roll; the readings while the page waits still weigh the histories. Traced (main game,
+    5 players, seed 417): green held one die; a green die on casino 5 read twice was taken for his last roll
+    and placement (1.3 nats ahead of a die read twice), Prime Time's roll of the black dice was asked, and
+    green's true roll in the tray and his die on casino 3 were never weighed: the round was settled with
+    casino 3 empty. Now his roll in the tray takes the unseen one back, and his placement is booked."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgky 2 g 3r1R1G3k4y:60,40/3b3g1k1y:60,40/-:70,30/3r3b2k:60,60/1r1B2g1k1K2y1Y:100,30/"
+        "1b:100,70 - 30,30/30,30/70,90,60/60/60,30,100 y:5,2,0,1,3:0,0,0,0,0 1B1:-/2H1:2,-1,-1,-1,-1,-1/"
+        "3F2:1,1,1,2,2,2,0 100*3,90*6,80*10,70*8,60*7,50*9,40*6,30*3 -"
+    )  # fmt: skip
+    assert state.players[state.turn] is Colour.GREEN and state.held_dice == (0, 0, 1, 0, 0)
+    camera = GAME.camera()
+    interpreter = Interpreter(camera, state)
+    twice = DieReading(Colour.GREEN, False, 5)
+
+    def read(shown, tray=()):
+        casinos = TableSnapshot.from_state(shown).casinos
+        return (*casinos[:4], (*casinos[4], twice), *casinos[5:]), tuple(tray)
+
+    rolled = apply(state, DiceRolled(Colour.GREEN, (3,)))
+    placed = apply(rolled, DicePlaced(Colour.GREEN, 3, 1, 0, 0))
+    in_tray = (DieReading(Colour.GREEN, False, 3),)
+    said = []
+    for k, (casinos, tray) in enumerate([read(state)] * 2 + [read(state, in_tray)] * 2 + [read(placed)] * 2, 1):
+        said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
+    texts = [str(v) for v in said]
+    assert texts[:2] == ["green rolls 5", "green places 1 die showing 5 on casino 5"]  # in doubt, to ask the page
+    assert any("roll the 2 black dice for Prime Time" in t for t in texts)
+    assert "green rolls 3 (read again: an earlier reading taken back)" in texts
+    assert interpreter.state.history[len(state.history) :] == placed.history[len(state.history) :]
+    assert camera.waits_for(interpreter.state).startswith("Handicap by casino 3: green")

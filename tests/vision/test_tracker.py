@@ -57,6 +57,21 @@ def test_a_die_whose_readings_disagree_holds_the_table_a_little_longer():
     assert list(sure) == [3]  # four in five agree: no waiting
 
 
+def test_a_box_that_swings_to_the_neighbouring_die_now_and_then_does_not_hold_the_table():
+    # Traced (Royale five players 409): in a crowd a die's box took in the die beside it one frame in
+    # four, 9 mm off; the table never settled between two hands and two players' moves went unread.
+    frames = [[die(100 + (8.9 if i % 4 == 3 else 0.0), 50), die(118, 50, pips=5)] for i in range(12)]
+    out = run(Tracker(still_s=0.3), frames)
+    assert list(out) == [3]
+    (snapshot,) = out.values()
+    assert sorted(d.pips for d in snapshot.casinos[2]) == [3, 5]
+    swung = Tracker(still_s=0.3)
+    run(swung, frames + [[die(100, 50), die(118, 50, pips=5)]] * 8)
+    assert [d.track for d in swung.last_snapshot.casinos[2]] == [d.track for d in snapshot.casinos[2]]
+    # Off its spot one frame in two, it is moving: the table waits.
+    assert run(Tracker(still_s=0.3), [[die(100 + (8.9 if i % 2 else 0.0), 50)] for i in range(12)]) == {}
+
+
 def test_the_longer_a_die_rests_the_surer_its_reading():
     tracker = Tracker(still_s=0.3, vote_s=2.0)
     frames = [[die(100, 50, pips=3)] for _ in range(15)] + [[die(100, 50, pips=5)] for _ in range(5)]

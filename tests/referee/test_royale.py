@@ -708,3 +708,41 @@ def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_fav
     assert "green rolls 3 (read again: an earlier reading taken back)" in texts
     assert interpreter.state.history[len(state.history) :] == placed.history[len(state.history) :]
     assert camera.waits_for(interpreter.state).startswith("Handicap by casino 3: green")
+
+
+def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
+    """The page's answer to a step said in doubt goes to the histories waiting for it; a rival not at the
+    step goes on as it was. Traced (main game, 5 players, seed 420): blue's last die, put unseen among
+    eleven on casino 4, was said as a pass 0.5 nats ahead of its placement; the tile's black dice read on
+    the table forgot every other history, and the round was carried to its end by a roll and placement of
+    blue's never seen (every casino right, blue's chips one short). Here: green's die read twice is taken
+    for his last move, the black dice entered for Prime Time, and his true roll and placement still win."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgky 2 g 3r1R1G3k4y:60,40/3b3g1k1y:60,40/-:70,30/3r3b2k:60,60/1r1B2g1k1K2y1Y:100,30/"
+        "1b:100,70 - 30,30/30,30/70,90,60/60/60,30,100 y:5,2,0,1,3:0,0,0,0,0 1B1:-/2H1:2,-1,-1,-1,-1,-1/"
+        "3F2:1,1,1,2,2,2,0 100*3,90*6,80*10,70*8,60*7,50*9,40*6,30*3 -"
+    )  # fmt: skip
+    camera = GAME.camera()
+    interpreter = Interpreter(camera, state)
+    twice = DieReading(Colour.GREEN, False, 5)
+
+    def read(shown, tray=()):
+        casinos = TableSnapshot.from_state(shown).casinos
+        return (*casinos[:4], (*casinos[4], twice), *casinos[5:]), tuple(tray)
+
+    said = []
+    for k in (1, 2):
+        said += interpreter.observe(TableSnapshot(k, k / 10, *read(state)))
+    assert [str(v) for v in said][:2] == ["green rolls 5", "green places 1 die showing 5 on casino 5"]
+    assert camera.waits_for(interpreter.state).startswith("roll the 2 black dice for Prime Time")
+    said = interpreter.answer(BlackDiceRolled((2, 5)), 3, 0.3)  # entered on the page
+    rolled = apply(state, DiceRolled(Colour.GREEN, (3,)))
+    placed = apply(rolled, DicePlaced(Colour.GREEN, 3, 1, 0, 0))
+    in_tray = (DieReading(Colour.GREEN, False, 3),)
+    for k, (casinos, tray) in enumerate([read(state, in_tray)] * 2 + [read(placed)] * 2, 4):
+        said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
+    assert "green rolls 3 (read again: an earlier reading taken back)" in [str(v) for v in said]
+    assert interpreter.state.history[len(state.history) :] == placed.history[len(state.history) :]

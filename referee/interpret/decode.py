@@ -558,9 +558,10 @@ class Interpreter:
             for history in close[1:]:
                 del sure[self._agreed(sure, history.events) :]
         # Else the best history has come to a step the table enters on the page (a tile's roll or decision):
-        # it is said, doubt or not, so that the page can ask; the answer, or an undo, settles the doubt. Kept
-        # in doubt, no history could go past the step and the readings after it were explained by a rival
-        # that could (traced: blue's placement on Block It's casino taken for a pass three moves later).
+        # it is said, doubt or not, so that the page can ask; the readings weigh on after the answer too
+        # (``_answered``). Kept in doubt, no history could go past the step and the readings after it were
+        # explained by a rival that could (traced: blue's placement on Block It's casino taken for a pass three
+        # moves later).
         said = self._said
         agree = self._agreed(sure, said)
         verdicts: list[Verdict] = []

@@ -672,6 +672,23 @@ def test_lone_dice_rolled_and_taken_back_in_turn_are_passes_not_dice_read_that_a
     assert interpreter.state.resources == truth.resources
 
 
+def _green_one_die_left():
+    """Main game, 5 players, seed 417, round 2: green holds his last die, and a green die on casino 5 is read
+    twice. Returns the state and ``read(shown, tray)``: the casinos and tray read with that die twice."""
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgky 2 g 3r1R1G3k4y:60,40/3b3g1k1y:60,40/-:70,30/3r3b2k:60,60/1r1B2g1k1K2y1Y:100,30/"
+        "1b:100,70 - 30,30/30,30/70,90,60/60/60,30,100 y:5,2,0,1,3:0,0,0,0,0 1B1:-/2H1:2,-1,-1,-1,-1,-1/"
+        "3F2:1,1,1,2,2,2,0 100*3,90*6,80*10,70*8,60*7,50*9,40*6,30*3 -"
+    )  # fmt: skip
+    twice = DieReading(Colour.GREEN, False, 5)
+
+    def read(shown, tray=()):
+        casinos = TableSnapshot.from_state(shown).casinos
+        return (*casinos[:4], (*casinos[4], twice), *casinos[5:]), tuple(tray)
+
+    return state, read
+
+
 def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_favour_a_rival():
     """The round's end is said as soon as the likeliest history reaches it, doubt or not, so that the page can
     ask for its tile's roll; the readings while the page waits still weigh the histories. Traced (main game,
@@ -682,20 +699,10 @@ def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_fav
     from referee.interpret.decode import Interpreter
     from referee.lasvegas.events import DicePlaced, DiceRolled
 
-    state = GAME.from_notation(
-        "las-vegas-royale+main rbgky 2 g 3r1R1G3k4y:60,40/3b3g1k1y:60,40/-:70,30/3r3b2k:60,60/1r1B2g1k1K2y1Y:100,30/"
-        "1b:100,70 - 30,30/30,30/70,90,60/60/60,30,100 y:5,2,0,1,3:0,0,0,0,0 1B1:-/2H1:2,-1,-1,-1,-1,-1/"
-        "3F2:1,1,1,2,2,2,0 100*3,90*6,80*10,70*8,60*7,50*9,40*6,30*3 -"
-    )  # fmt: skip
+    state, read = _green_one_die_left()
     assert state.players[state.turn] is Colour.GREEN and state.held_dice == (0, 0, 1, 0, 0)
     camera = GAME.camera()
     interpreter = Interpreter(camera, state)
-    twice = DieReading(Colour.GREEN, False, 5)
-
-    def read(shown, tray=()):
-        casinos = TableSnapshot.from_state(shown).casinos
-        return (*casinos[:4], (*casinos[4], twice), *casinos[5:]), tuple(tray)
-
     rolled = apply(state, DiceRolled(Colour.GREEN, (3,)))
     placed = apply(rolled, DicePlaced(Colour.GREEN, 3, 1, 0, 0))
     in_tray = (DieReading(Colour.GREEN, False, 3),)
@@ -720,19 +727,9 @@ def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
     from referee.interpret.decode import Interpreter
     from referee.lasvegas.events import DicePlaced, DiceRolled
 
-    state = GAME.from_notation(
-        "las-vegas-royale+main rbgky 2 g 3r1R1G3k4y:60,40/3b3g1k1y:60,40/-:70,30/3r3b2k:60,60/1r1B2g1k1K2y1Y:100,30/"
-        "1b:100,70 - 30,30/30,30/70,90,60/60/60,30,100 y:5,2,0,1,3:0,0,0,0,0 1B1:-/2H1:2,-1,-1,-1,-1,-1/"
-        "3F2:1,1,1,2,2,2,0 100*3,90*6,80*10,70*8,60*7,50*9,40*6,30*3 -"
-    )  # fmt: skip
+    state, read = _green_one_die_left()
     camera = GAME.camera()
     interpreter = Interpreter(camera, state)
-    twice = DieReading(Colour.GREEN, False, 5)
-
-    def read(shown, tray=()):
-        casinos = TableSnapshot.from_state(shown).casinos
-        return (*casinos[:4], (*casinos[4], twice), *casinos[5:]), tuple(tray)
-
     said = []
     for k in (1, 2):
         said += interpreter.observe(TableSnapshot(k, k / 10, *read(state)))

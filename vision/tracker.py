@@ -71,6 +71,11 @@ class _Track:
     """Where the die lay when last read; a die found resting elsewhere gets a new id."""
 
 
+def _positions(track: _Track) -> np.ndarray:
+    """Where a die was seen over ``still_s``, (x, y) in millimetres (where it lies: their median)."""
+    return np.array([(x, y) for _, x, y, *_ in track.seen])
+
+
 class Tracker:
     """Turns per-frame sightings into settled :class:`TableSnapshot` readings.
 
@@ -217,7 +222,7 @@ class Tracker:
                 continue  # a passing false detection does not hold the table up
             if time_s - track.first_s < self.still_s - 1e-9:
                 return False  # a die has just arrived
-            positions = np.array([(x, y) for _, x, y, *_ in track.seen])
+            positions = _positions(track)
             if len(positions):
                 off = np.linalg.norm(positions - np.median(positions, axis=0), axis=1) > self.move_mm
                 if off.mean() > self.stray:
@@ -235,7 +240,7 @@ class Tracker:
                 continue
             zone = Counter(entry[3] for entry in track.seen).most_common(1)[0][0]
             (colour, big, pips), confidence = self._reading(track)
-            spot = np.median(np.array([(x, y) for _, x, y, *_ in track.seen]), axis=0)  # not a stray sighting
+            spot = np.median(_positions(track), axis=0)
             if track.rest is not None and np.hypot(spot[0] - track.rest[0], spot[1] - track.rest[1]) > self.move_mm:
                 track.ident, self._next_id = self._next_id, self._next_id + 1  # the same die, moved
             track.rest = (float(spot[0]), float(spot[1]))

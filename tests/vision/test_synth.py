@@ -1,5 +1,6 @@
 """The synthetic table renderer: deterministic, with labels that match the drawn pixels."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -94,3 +95,28 @@ def test_dice_lie_clear_of_each_other_even_in_a_crowded_casino():
             assert not overlaps(np.array([[pose.x_mm, pose.y_mm]]), pose.size_mm, pose.yaw_deg, poses[:i],
                                 clearance=0.0)[0]  # fmt: skip
     assert crowded >= 30  # the table was crowded
+
+
+def test_a_die_laid_on_a_full_casino_pushes_the_crowd_aside_within_the_casino():
+    """A casino too full for another die (nineteen on casino 2 in this round: Royale's main game, five
+    players) had it drawn through its neighbours; now the dice it meets give way, as a hand sliding a die
+    into a crowd shoves them, and every die stays on its casino."""
+    game = RenderedGame(seed=409, players=("red", "blue", "green", "black", "yellow"),
+                        rules="las-vegas-royale+main", rounds=1)  # fmt: skip
+    before: dict[int, tuple[float, float]] = {}
+    pushed = 0
+    for moment, layout in zip(game.moments, game._layouts, strict=True):
+        poses = [pose for pose, _ in layout]
+        for i, pose in enumerate(poses[1:], start=1):
+            assert not overlaps(np.array([[pose.x_mm, pose.y_mm]]), pose.size_mm, pose.yaw_deg, poses[:i],
+                                clearance=0.0)[0]  # fmt: skip
+        where = {die.track: pose for pose, die in layout}
+        for zone, dice in enumerate(moment.snapshot.casinos, start=1):
+            casino = game.mat.casinos[zone].astype(np.float32).reshape(-1, 1, 2)
+            for die in dice:
+                pose = where[die.track]
+                assert cv2.pointPolygonTest(casino, game._table_to_mat(pose), False) > 0
+                pushed += die.track in before and before[die.track] != (pose.x_mm, pose.y_mm)
+        before = {die.track: (pose.x_mm, pose.y_mm) for pose, die in layout}
+    assert max(len(dice) for moment in game.moments for dice in moment.snapshot.casinos) >= 19
+    assert pushed >= 5  # dice were shoved aside

@@ -9,7 +9,7 @@ import numpy as np
 
 from vision.synth.camera import Camera
 
-__all__ = ["PIP_LAYOUT", "DieLook", "DiePose", "die_faces", "draw_die"]
+__all__ = ["PIP_LAYOUT", "DieLook", "DiePose", "crossings", "die_faces", "draw_die", "overlaps"]
 
 #: Pip centres on a face, in face units (-1..1), per value.
 PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
@@ -91,23 +91,38 @@ def overlaps(
         [True, False]
     """
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
-    hit = np.zeros(len(centres), bool)
-    mine = _edge_directions(yaw_deg)
-    for other in others:
-        theirs = _edge_directions(other.yaw_deg)
-        apart = np.zeros(len(centres), bool)
-        offset = centres - [other.x_mm, other.y_mm]
-        for axis in (*mine, *theirs):
-            reach = size / 2 * np.abs(mine @ axis).sum() + other.size_mm / 2 * np.abs(theirs @ axis).sum()
-            apart |= np.abs(offset @ axis) >= reach + clearance
-        hit |= ~apart
-    return hit
+    if not others:
+        return np.zeros(len(centres), bool)
+    theirs = np.array([[other.x_mm, other.y_mm, other.size_mm, other.yaw_deg] for other in others])
+    return crossings(centres, np.full(len(centres), size), np.full(len(centres), yaw_deg),
+                     theirs[:, :2], theirs[:, 2], theirs[:, 3], clearance).any(axis=1)  # fmt: skip
 
 
-def _edge_directions(yaw_deg: float) -> np.ndarray:
-    """The two unit edge directions (rows) of a die's square footprint turned by ``yaw_deg``."""
+def crossings(centres: np.ndarray, sizes: np.ndarray, yaws_deg: np.ndarray, other_centres: np.ndarray,
+              other_sizes: np.ndarray, other_yaws_deg: np.ndarray, clearance: float = 0.5) -> np.ndarray:  # fmt: skip
+    """Which footprints go through which: (N, M) booleans for N squares against M others (see :func:`overlaps`).
+
+    Example:
+        >>> crossings(np.array([[0.0, 0.0], [40.0, 0.0]]), np.array([16.0, 16.0]), np.array([0.0, 30.0]),
+        ...           np.array([[10.0, 0.0]]), np.array([16.0]), np.array([0.0])).tolist()
+        [[True], [False]]
+    """
+    mine, theirs = _edge_directions(np.asarray(yaws_deg)), _edge_directions(np.asarray(other_yaws_deg))
+    mine, theirs = mine[:, None], theirs[None]  # (N, 1, 2, 2) and (1, M, 2, 2): two edge directions each
+    axes = np.concatenate(np.broadcast_arrays(mine, theirs), axis=2)  # (N, M, 4, 2)
+    half, other_half = np.asarray(sizes)[:, None, None] / 2, np.asarray(other_sizes)[None, :, None] / 2
+    reach = (half * np.abs(np.einsum("nmkd,nxjd->nmkj", axes, mine)).sum(-1)
+             + other_half * np.abs(np.einsum("nmkd,xmjd->nmkj", axes, theirs)).sum(-1))  # fmt: skip
+    offset = np.asarray(centres, np.float64)[:, None] - np.asarray(other_centres, np.float64)[None]  # (N, M, 2)
+    apart = (np.abs(np.einsum("nmkd,nmd->nmk", axes, offset)) >= reach + clearance).any(axis=2)
+    return ~apart
+
+
+def _edge_directions(yaw_deg: float | np.ndarray) -> np.ndarray:
+    """The two unit edge directions (rows) of a die's square footprint turned by ``yaw_deg`` ((..., 2, 2))."""
     a = np.radians(yaw_deg)
-    return np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]])
+    c, s = np.cos(a), np.sin(a)
+    return np.stack([np.stack([c, s], -1), np.stack([-s, c], -1)], -2)
 
 
 def _rotation(pose: DiePose) -> np.ndarray:

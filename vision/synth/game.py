@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import NormalDist
 
 import cv2
@@ -30,7 +30,7 @@ from vision.colours import PALETTE
 from vision.detections import Detections
 from vision.mat import draw_mat, mat_for
 from vision.synth.camera import Camera, look_at
-from vision.synth.dice import DieLook, DiePose, die_faces, draw_die, overlaps
+from vision.synth.dice import DieLook, DiePose, crossings, die_faces, draw_die, overlaps
 from vision.synth.props import TILE_MM, draw_props, spots
 from vision.synth.scene import BIGGY_MM, DIE_MM, shadows
 
@@ -39,6 +39,7 @@ __all__ = ["RenderedGame", "Span"]
 _TEX_PX_PER_MM = 3.0
 _TABLE_MM = (-330.0, -250.0, 330.0, 250.0)  # the drawn table top, x0, y0, x1, y1 (y towards the far side)
 _NOISE_SIGMA = 2.0
+_SLIDES = np.radians([0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0])  # a pushed die's way: away, else along a line
 # Sensor noise from random bytes through a table: a byte k becomes the Gaussian quantile (k + 0.5) / 256
 # rounded to a whole level, stored plus 128: near-Gaussian noise in whole levels (sigma 2, cut at +-6),
 # drawn 8 times faster than Gaussian samples (6 ms a 1280x720 frame instead of 49): rendering cost the
@@ -204,9 +205,7 @@ class RenderedGame:
         side = int(rng.choice([s for s in range(1, 7) if s not in (die.pips, 7 - die.pips)]))
         yaw = float(rng.uniform(0, 360))
         x, y, yaw = self._free_spot(zone, size, yaw, candidates[order], taken)
-        pose = DiePose(x, y, size, yaw, die.pips, side)
-        self._poses[die.track] = pose
-        return pose
+        return DiePose(x, y, size, yaw, die.pips, side)
 
     def _free_spot(self, zone: int, size: float, yaw: float, candidates: np.ndarray,
                    taken: list[DiePose]) -> tuple[float, float, float]:  # fmt: skip
@@ -216,7 +215,8 @@ class RenderedGame:
         next candidates are tried, then the gap deepest in the zone on a fine grid, the die partly over
         the zone's line if need be (its centre still well inside), turned as drawn or squared to a
         neighbour, as a player pushes a die into the last gap. No random draw is added, so a die that
-        fits takes the spot it always took. Only a zone too full even for that keeps the best-spread spot.
+        fits takes the spot it always took. A zone too full even for that gives the best-spread spot, and
+        the player pushes the dice there aside to lay it (:meth:`_make_room`).
         """
         spots = self.mat_to_table(candidates)
         free = ~overlaps(spots, size, yaw, taken)
@@ -278,14 +278,61 @@ class RenderedGame:
         if self.mat.beside_mm is not None:
             zones += self._aside(moment)
         for zone, dice in zones:
-            taken = [self._poses[die.track] for die in dice if die.track in self._poses]  # dice already lying
+            lying = {die.track: self._poses[die.track] for die in dice if die.track in self._poses}
+            mine = {die.track for die in dice}
+            beside = [self._poses[die.track] for _, others in zones for die in others
+                      if die.track in self._poses and die.track not in mine]  # fmt: skip
             for die in dice:
-                known = die.track in self._poses
-                pose = self._pose(die, zone, taken)
-                if not known:
-                    taken.append(pose)
-                placed.append((pose, die))
+                if die.track in self._poses:
+                    continue
+                pose, pushed = self._make_room(zone, self._pose(die, zone, list(lying.values())), lying, beside)
+                lying.update(pushed)
+                self._poses.update(pushed)
+                lying[die.track] = self._poses[die.track] = pose
+            placed += [(self._poses[die.track], die) for die in dice]
         return placed
+
+    def _make_room(self, zone: int, pose: DiePose, lying: dict[int, DiePose],
+                   beside: list[DiePose]) -> tuple[DiePose, dict[int, DiePose]]:  # fmt: skip
+        """Where a die laid at ``pose`` comes to lie, and the dice of its zone it pushes aside (track -> pose).
+
+        Dice are solid: on a casino too full for another die the player lays it anyway and the dice it
+        meets give way, as a hand sliding a die into a crowd shoves them. Step by step every die that
+        another goes through (the new one too) moves half a millimetre away from those it meets, or slides
+        along the zone's line where that stops it, never with its centre nearer the line than a fifth of
+        its edge, so it stays on its casino; the dice of other zones (``beside``) stand firm. The dice
+        pushed keep their new spots (the picture moves while the hand is there).
+        """
+        tracks = list(lying)
+        everyone = [pose, *lying.values(), *beside]
+        if not overlaps(np.array([[pose.x_mm, pose.y_mm]]), pose.size_mm, pose.yaw_deg, everyone[1:])[0]:
+            return pose, {}
+        centres = np.array([[p.x_mm, p.y_mm] for p in everyone])
+        sizes, yaws = np.array([p.size_mm for p in everyone]), np.array([p.yaw_deg for p in everyone])
+        contour = self._zone(zone).astype(np.float32).reshape(-1, 1, 2)
+        for _ in range(400):
+            hit = crossings(centres, sizes, yaws, centres, sizes, yaws)
+            np.fill_diagonal(hit, False)
+            hit[len(tracks) + 1 :] = False  # the dice beside stand firm
+            if not hit.any():
+                break
+            away = centres[:, None] - centres[None]  # (N, N, 2): from each die it meets to it
+            away /= np.maximum(np.linalg.norm(away, axis=2, keepdims=True), 1e-6)
+            push = (away * hit[..., None]).sum(axis=1)
+            for i in np.flatnonzero(hit.any(axis=1)):
+                heading = np.arctan2(push[i][1], push[i][0])
+                for turn in _SLIDES:  # straight away, else along the zone's line (the crowd slides on the edge)
+                    step = centres[i] + 0.5 * np.array([np.cos(heading + turn), np.sin(heading + turn)])
+                    u, v = self._table_to_mat(DiePose(float(step[0]), float(step[1]), 0.0, 0.0, 1, 2))
+                    if cv2.pointPolygonTest(contour, (u, v), True) >= 0.2 * sizes[i]:
+                        centres[i] = step
+                        break
+        pose = replace(pose, x_mm=float(centres[0][0]), y_mm=float(centres[0][1]))
+        moved = {
+            track: (float(x), float(y)) for track, (x, y) in zip(tracks, centres[1 : len(tracks) + 1], strict=True)
+        }
+        pushed = {track: replace(lying[track], x_mm=x, y_mm=y) for track, (x, y) in moved.items()}
+        return pose, {track: moved_to for track, moved_to in pushed.items() if moved_to != lying[track]}
 
     @staticmethod
     def _aside(moment: Moment) -> list[tuple[int, tuple[DieReading, ...]]]:

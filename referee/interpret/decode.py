@@ -554,12 +554,16 @@ class Interpreter:
             # before, and nothing was said for the last 25 moves of the round, seed 5091).
             close = [h for h in close if self._keeps_said(h)]
         sure = list(close[0].events)
-        if not game.waits_for(close[0].state) or not self._keeps_said(close[0]):
+        step = game.waits_for(close[0].state)
+        if not step or not (self._keeps_said(close[0]) or all(game.waits_for(h.state) == step for h in close)):
             for history in close[1:]:
                 del sure[self._agreed(sure, history.events) :]
         # Else the best history has come to a step the table enters on the page (a tile's roll or decision):
         # it is said, doubt or not, so that the page can ask; the readings weigh on after the answer too
-        # (``_answered``). Kept in doubt, no history could go past the step and the readings after it were
+        # (``_answered``). So too where it takes back what was said but every history within the margin
+        # waits for that same step: the answer goes to each (traced: black's two 1s on Block It's casino,
+        # two dice or a die and his Biggy, tied, one taking back his roll; nothing was said, the page never
+        # asked for the grey dice, and at the next roll a pass of black's took over, Royale main game 423). Kept in doubt, no history could go past the step and the readings after it were
         # explained by a rival that could (traced: blue's placement on Block It's casino taken for a pass three
         # moves later).
         said = self._said

@@ -743,3 +743,43 @@ def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
         said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
     assert "green rolls 3 (read again: an earlier reading taken back)" in [str(v) for v in said]
     assert interpreter.state.history[len(state.history) :] == placed.history[len(state.history) :]
+
+
+def test_a_placement_on_a_tile_s_casino_disputed_by_a_rival_at_the_same_step_is_said_so_the_page_asks():
+    """Where every history within the margin has come to the same step the page asks for (here Block It's
+    grey dice), the likeliest is said even if it takes back what was said before it: the page asks for the
+    step, and the answer goes to each of them (``_answered``). Traced (main game, 4 players, seed 423, round
+    2): black's roll was read with his Biggy 3 and a normal 1 taken for each other's size; his two 1s put on
+    Block It's casino were then two dice or a die and his Biggy, tied; nothing was said, the page never asked
+    for the grey dice, and at red's roll the histories stuck at the step lost to a pass of black's (his dice
+    on casino 1 alerted as put there before the roll, then booked as his next placement: two casinos and
+    the chips wrong)."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgk 2 k -:70,50/-:90,30/2k:90,30/-:90,40/1b:90,50/2b2g:90,60 - 40,50/40,80/"
+        "50,60,70/30,30,60 b:1,6,1,3:0,0,0,0 1F1:2,2,1,0,0,0,0,0,0/2G2:-/3A2:40000 "
+        "100*6,90*2,80*9,70*7,60*11,50*7,40*3,30*6 -"
+    )  # fmt: skip
+    black = Colour.BLACK
+    rolled = apply(state, DiceRolled(black, (1, 1, 3, 6, 6), (3,)))
+    placed = apply(rolled, DicePlaced(black, 1, 2, 0, 0))
+    chosen = apply(placed, TileChoice(black, "grey", 11))
+    red = apply(chosen, DiceRolled(Colour.RED, (1, 1, 1, 2, 5, 5, 6), (4,)))
+    swapped = tuple(DieReading(black, big, pips) for big, pips in [(0, 3), (0, 6), (0, 1), (0, 6), (0, 3), (1, 1)])
+    left = tuple(DieReading(black, big, pips) for big, pips in [(0, 3), (0, 6), (0, 6), (1, 3)])
+    readings = [(state, swapped), (placed, left), (chosen, left)]  # settled once each, as traced
+    camera = GAME.camera()
+    interpreter = Interpreter(camera, state)
+    said = []
+    for k, (shown, tray) in enumerate(readings, 1):
+        said += interpreter.observe(TableSnapshot(k, k / 10, TableSnapshot.from_state(shown).casinos, tray))
+    assert any(v.kind == "event" and "places" in str(v) and "on casino 1" in str(v) for v in said)
+    assert camera.waits_for(interpreter.state).startswith("Block It! by casino 1: black")
+    said = interpreter.answer(TileChoice(black, "grey", 11), 4, 0.4)  # entered on the page
+    for k in (5, 6):
+        snapshot = TableSnapshot.from_state(red, k, k / 10)
+        said += interpreter.observe(snapshot)
+    assert not any(isinstance(event, Passed) for event in interpreter.state.history[len(state.history) :])
+    assert interpreter.state.history[len(state.history) :] == red.history[len(state.history) :]

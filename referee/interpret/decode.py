@@ -563,9 +563,9 @@ class Interpreter:
         # (``_answered``). So too where it takes back what was said but every history within the margin
         # waits for that same step: the answer goes to each (traced: black's two 1s on Block It's casino,
         # two dice or a die and his Biggy, tied, one taking back his roll; nothing was said, the page never
-        # asked for the grey dice, and at the next roll a pass of black's took over, Royale main game 423). Kept in doubt, no history could go past the step and the readings after it were
-        # explained by a rival that could (traced: blue's placement on Block It's casino taken for a pass three
-        # moves later).
+        # asked for the grey dice, and at the next roll a pass of black's took over, Royale main game 423).
+        # Kept in doubt, no history could go past the step and the readings after it were explained by a
+        # rival that could (traced: blue's placement on Block It's casino taken for a pass three moves later).
         said = self._said
         agree = self._agreed(sure, said)
         verdicts: list[Verdict] = []

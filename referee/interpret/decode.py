@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from referee.errors import IllegalEventError
 from referee.interpret.model import ObservationModel
-from referee.interpret.table import Reading, Table, TableCost
+from referee.interpret.table import Reading, Seen, Table, TableCost
 
 __all__ = ["Candidate", "Game", "Interpreter", "Verdict"]
 
@@ -218,6 +218,8 @@ class Interpreter:
         self.hidden_forgiven = hidden_forgiven
         self.prompts = prompts
         self._deal = deal
+        self._lying: dict[int, frozenset[int]] = {}
+        """The tracker's ids each zone held at the last reading (:class:`Seen`; kept through a reset)."""
         self.reset(state)
 
     @property
@@ -342,7 +344,8 @@ class Interpreter:
         """Judges one settled reading; returns what happened (often nothing)."""
         frame, time_s = snapshot.frame_index, snapshot.timestamp_s
         verdicts: list[Verdict] = []
-        reading = self.game.reading(snapshot)
+        reading = Seen(self.game.reading(snapshot), self._lying)
+        self._lying = reading.tracks()
         if self._awaiting_clear:
             if not self.game.cleared(reading):
                 return []

@@ -47,6 +47,31 @@ Reading = Mapping[int, Sequence[DieReading]]
 """Dice read per zone."""
 
 
+class Seen(dict[int, Sequence[DieReading]]):
+    """A reading (dice read per zone) with ``before``: the tracker's ids each zone held at the reading before.
+
+    The same id is the same die, unmoved (:attr:`DieReading.track`): a die read there before was not put
+    there since. Games may use it to tell a die just put on a casino from one lying there all along.
+
+    Example:
+        >>> seen = Seen({3: (DieReading(Colour.RED, False, 3, track=7),)}, {3: frozenset({7})})
+        >>> seen.lay_before(3, seen[3][0]), seen.lay_before(3, DieReading(Colour.RED, False, 3))
+        (True, False)
+    """
+
+    def __init__(self, zones: Reading, before: Mapping[int, frozenset[int]] | None = None) -> None:
+        super().__init__(zones)
+        self.before: Mapping[int, frozenset[int]] = before or {}
+
+    def lay_before(self, zone: int, die: DieReading) -> bool:
+        """True when the tracker read ``die`` (its id known) in ``zone`` at the reading before too."""
+        return die.track >= 0 and die.track in self.before.get(zone, frozenset())
+
+    def tracks(self) -> dict[int, frozenset[int]]:
+        """The ids read per zone (what the next reading's ``before`` is)."""
+        return {zone: frozenset(d.track for d in dice if d.track >= 0) for zone, dice in self.items()}
+
+
 def zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[DieReading]) -> float:
     """The cost (nats) of reading ``read`` in ``zone`` where ``expected`` lies.
 

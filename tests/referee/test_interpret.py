@@ -610,3 +610,26 @@ def test_events_said_carry_the_candidates_weighed():
     _interpreter, verdicts, _ = watch("las-vegas", default_players(3), 41)
     placed = [v for v in verdicts if isinstance(v.event, DicePlaced)]
     assert placed and all(v.candidates and v.candidates[0][1] == 0 for v in placed)
+
+
+def test_a_die_the_tracker_saw_lying_on_a_casino_is_not_taken_for_a_placement_not_seen():
+    """A die the tracker read on a casino at the reading before (the same id: the same die, unmoved) was not
+    put there since. Traced (Royale main game 424, five players): a blue phantom read for good among eight
+    dice on casino 2 from green's turn on, its size read now normal, now Biggy (each change a new phantom),
+    was taken at blue's turn for his roll and placement, neither seen; his true roll was then out of turn
+    and two casinos were paid wrong. Here: a phantom blue 2 lies on casino 2 from red's first placement to
+    the round's end, read as a Biggy every third reading."""
+    count = itertools.count()
+
+    def phantom(k, moment, snapshot):
+        if moment.state.round != 1 or moment.what in ("cleared", "settled"):
+            return snapshot
+        placed = [e for e in moment.state.history if isinstance(e, DicePlaced)]
+        if not placed:
+            return snapshot
+        die = DieReading(Colour.BLUE, next(count) % 3 == 1, 2, track=9999)
+        return _with_zone(snapshot, 2, [*_zone(snapshot, 2), die])
+
+    interpreter, verdicts, truth = watch("las-vegas+biggy", [Colour.RED, Colour.BLUE], 4, phantom)
+    assert not any("not seen" in v.reason for v in verdicts if v.kind == "event")
+    assert same_game(interpreter, truth)

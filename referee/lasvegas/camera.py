@@ -201,10 +201,20 @@ class LasVegasCamera:
         expected = self.expected(state).get(0, ())
         before = sorted(e.pips for e in expected if e.group == _STEP_DICE)
         tray = [d for d in reading.get(0, ()) if d.colour is colour and not d.big]
-        lying = sum(e.colour == colour.value and e.group != _STEP_DICE for e in expected)
-        if len(tray) < lying + count:
+        # A black player's leftovers lie there too: his normal dice (the roll's dice are normal; counted with his
+        # Biggy, the roll was read only once a die too many was read, and the newest two were his leftover 1
+        # come back and that die: Royale main game 425, round 3). The dice read as his leftovers read are his.
+        leftovers = Counter(e.pips for e in expected if e.colour == colour.value and e.group != _STEP_DICE
+                            and not e.big)  # fmt: skip
+        if len(tray) < leftovers.total() + count:
             return None
-        faces = sorted(d.pips for d in _newest(tray, count))
+        others, mine = [], Counter(leftovers)
+        for die in sorted(tray, key=lambda d: d.track):  # the oldest taken for his first
+            if mine[die.pips]:
+                mine[die.pips] -= 1
+            else:
+                others.append(die)
+        faces = sorted(d.pips for d in _newest(others if len(others) >= count else tray, count))
         if faces == before:
             return None  # the roll before, still lying there (or the same faces again)
         event: Event = pending.accepts[0](tuple(faces))

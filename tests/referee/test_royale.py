@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -553,7 +554,6 @@ def test_a_roll_a_tile_blocks_whole_is_a_free_pass_the_camera_takes_without_doub
 def _pass_or_hidden():
     """A Royale table where a lone die rolled for a crowded casino is gone from the tray: a pass, or placed
     and hidden in the crowd? (Both fit: the reader misses a die among a dozen about as often as a pass.)"""
-    from dataclasses import replace
 
     from referee.interpret.decode import Interpreter
     from referee.lasvegas.events import DiceRolled
@@ -783,3 +783,31 @@ def test_a_placement_on_a_tile_s_casino_disputed_by_a_rival_at_the_same_step_is_
         said += interpreter.observe(snapshot)
     assert not any(isinstance(event, Passed) for event in interpreter.state.history[len(state.history) :])
     assert interpreter.state.history[len(state.history) :] == red.history[len(state.history) :]
+
+
+def test_a_black_players_leftovers_and_his_biggy_beside_the_tiles_black_dice_are_told_apart():
+    """A black player's leftovers lie in the tray beside the 2 black dice a tile rolls. The roll is read once
+    the dice beyond his normal leftovers are read (his Biggy is no die of the roll: counted, the roll was read
+    only when a die too many was read), and among the dice read the tile's are those his leftovers' faces do
+    not explain, even where the tracker gave one of his older dice a newer id (traced: Royale main game 425,
+    five players, round 3: Fifty Fifty's roll read as his leftover 1 come back and a die read twice)."""
+    from referee.lasvegas.camera import LasVegasCamera
+
+    camera = LasVegasCamera()
+    for _, state in play(MAIN, (Colour.RED, Colour.BLACK, Colour.BLUE), 3):
+        pending = state.pending
+        if pending is not None and pending.rolled is not None and camera.expected(state).get(0):
+            break  # the tile's roll awaited, his leftovers in the tray
+    else:
+        raise AssertionError("seed 3: black rolls the black dice for a tile")
+    leftovers = [e for e in camera.expected(state)[0] if e.colour == "black"]
+    assert sorted((e.big, e.pips) for e in leftovers) == [(False, 1), (False, 3), (False, 4), (False, 6), (False, 6),
+                                                           (True, 3)]  # fmt: skip
+    his = [DieReading(Colour.BLACK, e.big, e.pips, track=k) for k, e in enumerate(leftovers)]
+    rolled = [DieReading(Colour.BLACK, False, 2, track=50), DieReading(Colour.BLACK, False, 5, track=51)]
+    assert camera.read_step(state, {0: (*his, *rolled)}) == BlackDiceRolled((2, 5))
+    assert camera.read_step(state, {0: (*his, rolled[0])}) is None  # one die of the roll read: not yet
+    # his 1, unseen under a hand, found again with a newer id than the roll's dice: still his
+    one = next(d for d in his if d.pips == 1 and not d.big)
+    again = [d if d is not one else replace(one, track=60) for d in his]
+    assert camera.read_step(state, {0: (*again, *rolled)}) == BlackDiceRolled((2, 5))

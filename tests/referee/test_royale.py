@@ -811,3 +811,35 @@ def test_a_black_players_leftovers_and_his_biggy_beside_the_tiles_black_dice_are
     one = next(d for d in his if d.pips == 1 and not d.big)
     again = [d if d is not one else replace(one, track=60) for d in his]
     assert camera.read_step(state, {0: (*again, *rolled)}) == BlackDiceRolled((2, 5))
+
+
+def test_a_rival_at_a_tiles_roll_goes_on_by_the_black_dice_read_on_the_table():
+    """Every history at a step the table answers is extended by the step read there, not only the one said.
+    Traced (main game, white, yellow and violet, seed 423, round 3): white's die put on Jackpot's casino was
+    never read; the black dice Jackpot rolled were read in the tray, but the history with the placement,
+    stuck at the roll, could not take them, nor yellow's roll after: a pass of white's was booked instead,
+    white's chips and two casinos wrong."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main wyv 3 w 1y:50,40/1v:70,30/-:70,40/3w1v:80,40/-:100,70/1y1Y:90,90 - "
+        "30,60,30,40,70,90,60/70,70,50,30,90/40,50,80,90,60 y:2,5,4:0,0,0 1B2:-/2A2:40000/3G2:- "
+        "100*6,90*2,80*9,70*7,60*11,50*7,40*3,30*6 -"
+    )  # fmt: skip
+    white, yellow = Colour.WHITE, Colour.YELLOW
+    rolled = apply(state, DiceRolled(white, (1, 2, 3, 3), (3,)))
+    placed = apply(rolled, DicePlaced(white, 2, 1, 0, 0))
+    jackpot = apply(placed, BlackDiceRolled((4, 5)))
+    casinos = TableSnapshot.from_state(state).casinos  # white's die on casino 2 is never read
+    roll = [DieReading(white, True, 3, track=1), *(DieReading(white, False, v, track=2 + k) for k, v in
+                                                    enumerate((1, 3, 3, 2)))]  # fmt: skip
+    black = [DieReading(Colour.BLACK, False, 4, track=10), DieReading(Colour.BLACK, False, 5, track=11)]
+    yellows = [DieReading(yellow, False, v, track=20 + v) for v in (3, 1, 4, 2, 5)]
+    trays = [roll, roll[:4], roll[:4] + black, [], yellows]
+    interpreter = Interpreter(GAME.camera(), state)
+    for k, tray in enumerate(trays, 1):
+        interpreter.observe(TableSnapshot(k, k / 10, casinos, tuple(tray)))
+    booked = interpreter.state.history[len(state.history) :]
+    assert not any(isinstance(event, Passed) for event in booked)
+    assert booked[:3] == jackpot.history[len(state.history) :]

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from referee.errors import IllegalEventError
 from referee.interpret.model import ObservationModel
 from referee.interpret.table import Reading, Seen, Table, TableCost
+from referee.types import Colour
 
 __all__ = ["Candidate", "Game", "Interpreter", "Verdict"]
 
@@ -218,8 +219,10 @@ class Interpreter:
         self.hidden_forgiven = hidden_forgiven
         self.prompts = prompts
         self._deal = deal
-        self._lying: dict[int, frozenset[int]] = {}
-        """The tracker's ids each zone held at the last reading (:class:`Seen`; kept through a reset)."""
+        self._lying: Reading = {}
+        """The last reading (:class:`Seen`'s ``before``; kept through a reset)."""
+        self._company: dict[int, frozenset[Colour]] = {}
+        """Per id of a die read on a casino, the colours read in the tray beside it (:class:`Seen`)."""
         self.reset(state)
 
     @property
@@ -344,8 +347,8 @@ class Interpreter:
         """Judges one settled reading; returns what happened (often nothing)."""
         frame, time_s = snapshot.frame_index, snapshot.timestamp_s
         verdicts: list[Verdict] = []
-        reading = Seen(self.game.reading(snapshot), self._lying)
-        self._lying = reading.tracks()
+        reading = Seen(self.game.reading(snapshot), self._lying, self._company)
+        self._lying, self._company = dict(reading), reading.company_after()
         if self._awaiting_clear:
             if not self.game.cleared(reading):
                 return []

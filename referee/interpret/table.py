@@ -48,28 +48,46 @@ Reading = Mapping[int, Sequence[DieReading]]
 
 
 class Seen(dict[int, Sequence[DieReading]]):
-    """A reading (dice read per zone) with ``before``: the tracker's ids each zone held at the reading before.
+    """A reading (dice read per zone) with what the tracker's ids tell of the readings before it.
 
-    The same id is the same die, unmoved (:attr:`DieReading.track`): a die read there before was not put
-    there since. Games may use it to tell a die just put on a casino from one lying there all along.
+    The tracker's same id is the same die, unmoved (:attr:`DieReading.track`). ``before`` is the reading
+    before this one; ``company`` holds, per id of a die read on a casino, the colours of the dice read in
+    the tray at the readings where it lay there. Games use them to tell a die just put on a casino from one
+    lying there all along.
 
     Example:
-        >>> seen = Seen({3: (DieReading(Colour.RED, False, 3, track=7),)}, {3: frozenset({7})})
-        >>> seen.lay_before(3, seen[3][0]), seen.lay_before(3, DieReading(Colour.RED, False, 3))
+        >>> red3 = DieReading(Colour.RED, False, 3, track=7)
+        >>> seen = Seen({3: (red3,)}, {3: (red3,)}, {7: frozenset({Colour.BLUE})})
+        >>> seen.lay_before(3, red3), seen.lay_before(3, DieReading(Colour.RED, False, 3))
+        (True, False)
+        >>> seen.lay_beside(red3, {Colour.RED}), seen.lay_beside(red3, {Colour.BLUE})
         (True, False)
     """
 
-    def __init__(self, zones: Reading, before: Mapping[int, frozenset[int]] | None = None) -> None:
+    def __init__(self, zones: Reading, before: Reading | None = None,
+                 company: Mapping[int, frozenset[Colour]] | None = None) -> None:  # fmt: skip
         super().__init__(zones)
-        self.before: Mapping[int, frozenset[int]] = before or {}
+        self.before: Reading = before or {}
+        self.company: Mapping[int, frozenset[Colour]] = company or {}
+        self._ids = {zone: frozenset(d.track for d in dice if d.track >= 0) for zone, dice in self.before.items()}
 
     def lay_before(self, zone: int, die: DieReading) -> bool:
         """True when the tracker read ``die`` (its id known) in ``zone`` at the reading before too."""
-        return die.track >= 0 and die.track in self.before.get(zone, frozenset())
+        return die.track >= 0 and die.track in self._ids.get(zone, frozenset())
 
-    def tracks(self) -> dict[int, frozenset[int]]:
-        """The ids read per zone (what the next reading's ``before`` is)."""
-        return {zone: frozenset(d.track for d in dice if d.track >= 0) for zone, dice in self.items()}
+    def lay_beside(self, die: DieReading, colours: set[Colour | None]) -> bool:
+        """True when ``die`` lay on its casino at a reading before while the tray held dice of other colours."""
+        return bool(self.company.get(die.track, frozenset()) - colours) if die.track >= 0 else False
+
+    def company_after(self) -> dict[int, frozenset[Colour]]:
+        """``company`` with this reading's casino dice and tray added (the next reading's)."""
+        tray = frozenset(d.colour for d in self.get(0, ()))
+        company = dict(self.company)
+        for zone, dice in self.items():
+            for die in dice if zone else ():
+                if die.track >= 0:
+                    company[die.track] = company.get(die.track, frozenset()) | tray
+        return company
 
 
 def zone_cost(model: ObservationModel, zone: int, expected: Sequence[Expected], read: Sequence[DieReading]) -> float:

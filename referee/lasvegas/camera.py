@@ -241,11 +241,15 @@ class LasVegasCamera:
                         yield Candidate((passed, *roll.events), cost + roll.cost, roll.note, roll.variant)
             player, neutral = state.players[state.turn], state.neutral
             for placement in legal_placements(state):
-                yield Candidate((placement,))
-                shown = Counter(d.colour for d in reading.get(placement.casino, ()))
+                there = reading.get(placement.casino, ())
+                shown = Counter(d.colour for d in there)
                 placed_shown = shown[player] + (shown[neutral] if neutral is not None else 0)
-                if placed_shown <= sum(e.colour in (player.value, getattr(neutral, "value", ""))
-                                       for e in self.expected(state).get(placement.casino, ())):  # fmt: skip
+                lying = sum(e.colour in (player.value, getattr(neutral, "value", ""))
+                            for e in self.expected(state).get(placement.casino, ()))  # fmt: skip
+                yield Candidate(
+                    (placement,), self._stale_cost(reading, placement, there, placed_shown - lying, neutral)
+                )
+                if placed_shown <= lying:
                     continue  # nothing new there: this placement was not made before the reading
                 placed = apply(state, placement)
                 if placed.phase is Phase.ROLL:
@@ -253,6 +257,25 @@ class LasVegasCamera:
                         yield Candidate((placement, *roll.events), roll.cost, roll.note, roll.variant)
         elif state.phase is Phase.PREROLL:
             yield from _prerolls(state, reading)
+
+    def _stale_cost(
+        self, reading: Reading, placement: DicePlaced, there: Sequence[DieReading], extra: int, neutral: Colour | None
+    ) -> float:
+        """What a placement's dice not seen cost where the casino shows the player's look only on dice lying there.
+
+        The table's cost matches dice by their looks: a die of the player's colour read on the casino beyond
+        those he put there before (another's die misread, a phantom) would be taken for the die just put,
+        free; but where the tracker read it lying there at the reading before (:class:`Seen`), it is not the
+        die put since, and that die is unseen: its miss is charged here. Traced: green's pass taken for a
+        placement on casino 4, where one of black's dice among nine had been read green for good since
+        before green rolled (Royale main game 427, five players).
+        """
+        if not isinstance(reading, Seen) or extra <= 0:
+            return 0.0
+        mine = {placement.player, neutral}
+        fresh = sum(d.colour in mine and not reading.lay_before(placement.casino, d) for d in there)
+        stale = min(placement.dice + placement.biggies + placement.neutral, extra) - fresh
+        return max(0, stale) * self.model.miss_cost(len(there), "casino", placement.player.value)
 
     @staticmethod
     def unseen(state: GameState) -> Iterator[Candidate]:
@@ -313,13 +336,14 @@ class LasVegasCamera:
             if not new_own and not new_neutral:
                 continue
             there = reading.get(number, ())
-            if isinstance(reading, Seen) and new_own > sum(
-                d.colour is player and not reading.lay_before(number, d) for d in there
-            ):
-                # The tracker read them lying there at the reading before: put there before this turn, not in
-                # it (traced: a blue phantom read for good among eight on casino 2 from green's turn on, its
-                # size read now normal, now Biggy, was taken at blue's turn for his roll and placement, unseen;
-                # his true roll then was out of turn, Royale main game 424, five players).
+            ours = {player, neutral}
+            fresh = sum(d.colour is player and not (isinstance(reading, Seen) and reading.lay_beside(d, ours))
+                        for d in there)  # fmt: skip
+            if new_own > fresh:
+                # The tracker read them lying there while another player's dice lay in the tray: put there before
+                # this turn began, not in it (traced: a blue phantom read for good among eight on casino 2 from
+                # green's turn on, its size read now normal, now Biggy, was taken at blue's turn for his roll and
+                # placement, unseen; his true roll then was out of turn, Royale main game 424, five players).
                 continue
             placed = [replace(d, pips=number) for d in there if d.colour is player][-new_own:] if new_own else []
             placed_neutral = [replace(d, pips=number) for d in there if d.colour is neutral][-new_neutral:] if (

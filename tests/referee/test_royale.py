@@ -843,3 +843,39 @@ def test_a_rival_at_a_tiles_roll_goes_on_by_the_black_dice_read_on_the_table():
     booked = interpreter.state.history[len(state.history) :]
     assert not any(isinstance(event, Passed) for event in booked)
     assert booked[:3] == jackpot.history[len(state.history) :]
+
+
+def test_a_die_read_lying_on_a_casino_before_the_roll_is_not_taken_for_the_die_placed_from_it():
+    """The table's cost matches dice by their looks: a die of the player's look read on a casino beyond his
+    own (another's die misread) would be taken for a die he just put there, free. Where the tracker read it
+    lying there before (the same id), the die put is unseen, and its miss is charged. Traced (main game, 5
+    players, seed 427, round 1): one of black's dice among nine on casino 4 read green for good since before
+    green rolled; green's pass was taken for a placement there, and two casinos and the chips went wrong."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgky 1 g 1r:60,50/3r2g:60,50/2b1B1g:80,40/1r1R1b1g3k1K:100,50/-:90,70/1r2k2y1Y:100,80"
+        " - -/-/-/-/- r:2,1,2,2,1:0,0,0,0,0 1D2:0/2E2:1,2,0,2,2/3F1:2,0,0,0,0,2,0,2,3 "
+        "100*4,90*7,80*8,70*11,60*9,50*7,40*6,30*2 -"
+    )  # fmt: skip
+
+    def dice(*looks):
+        return tuple(DieReading(Colour(c), big == "*", pips, track=t) for c, pips, big, t in looks)
+
+    shown = list(TableSnapshot.from_state(state).casinos)
+    shown[3] = dice(("blue", 4, "", 26), ("black", 4, "*", 43), ("black", 4, "", 44), ("black", 4, "", 45),
+                    ("grey", 4, "", 46), ("red", 4, "", 57), ("red", 4, "*", 58), ("green", 4, "", 113),
+                    ("green", 4, "", 114))  # fmt: skip  # a black 4 read green, another grey
+    roll = dice(("green", 3, "", 131), ("green", 5, "", 132), ("green", 4, "", 133), ("green", 1, "*", 134))
+    interpreter = Interpreter(GAME.camera(), state)
+    # the next roll (black is out)
+    yellow = dice(("yellow", 2, "", 140), ("yellow", 5, "", 141), ("yellow", 6, "", 142))
+    said = []
+    for k, tray in enumerate([(), roll, (), yellow, yellow], 1):
+        said += interpreter.observe(TableSnapshot(k, k / 10, tuple(shown), tray))
+    booked = interpreter.state.history[len(state.history) :]
+    assert not any(isinstance(event, DicePlaced) for event in booked)  # said before: green's die on casino 4
+    asked = [v.reason for v in said if v.kind == "uncertain"]
+    assert asked == ["is it green pays 1 chip to pass and takes his dice back (1 chip left), or green places 1 die "
+                     "showing 4 on casino 4?"]  # fmt: skip  # the pass the likelier: asked, as a pass is confirmed

@@ -219,7 +219,7 @@ class Interpreter:
         self.hidden_forgiven = hidden_forgiven
         self.prompts = prompts
         self._deal = deal
-        self._lying: Reading = {}
+        self._reading_before: Reading = {}
         """The last reading (:class:`Seen`'s ``before``; kept through a reset)."""
         self._company: dict[int, frozenset[Colour]] = {}
         """Per id of a die read on a casino, the colours read in the tray beside it (:class:`Seen`)."""
@@ -347,8 +347,8 @@ class Interpreter:
         """Judges one settled reading; returns what happened (often nothing)."""
         frame, time_s = snapshot.frame_index, snapshot.timestamp_s
         verdicts: list[Verdict] = []
-        reading = Seen(self.game.reading(snapshot), self._lying, self._company)
-        self._lying, self._company = dict(reading), reading.company_after()
+        reading = Seen(self.game.reading(snapshot), self._reading_before, self._company)
+        self._reading_before, self._company = dict(reading), reading.company_after()
         if self._awaiting_clear:
             if not self.game.cleared(reading):
                 return []

@@ -208,10 +208,10 @@ class LasVegasCamera:
                             and not e.big)  # fmt: skip
         if len(tray) < leftovers.total() + count:
             return None
-        others, mine = [], Counter(leftovers)
+        others = []
         for die in sorted(tray, key=lambda d: d.track):  # the oldest taken for his first
-            if mine[die.pips]:
-                mine[die.pips] -= 1
+            if leftovers[die.pips]:
+                leftovers[die.pips] -= 1
             else:
                 others.append(die)
         faces = sorted(d.pips for d in _newest(others if len(others) >= count else tray, count))

@@ -115,7 +115,7 @@ def test_a_die_laid_on_a_full_casino_pushes_the_crowd_aside_within_the_casino():
             casino = game.mat.casinos[zone].astype(np.float32).reshape(-1, 1, 2)
             for die in dice:
                 pose = where[die.track]
-                assert cv2.pointPolygonTest(casino, game._table_to_mat(pose), False) > 0
+                assert cv2.pointPolygonTest(casino, game._table_to_mat(pose.x_mm, pose.y_mm), False) > 0
                 pushed += die.track in before and before[die.track] != (pose.x_mm, pose.y_mm)
         before = {die.track: (pose.x_mm, pose.y_mm) for pose, die in layout}
     assert max(len(dice) for moment in game.moments for dice in moment.snapshot.casinos) >= 19

@@ -198,7 +198,7 @@ class RenderedGame:
         candidates = self._spots(zone, size, rng)
         order = [0]
         if taken:
-            others = np.array([self._table_to_mat(pose) for pose in taken])
+            others = np.array([self._table_to_mat(pose.x_mm, pose.y_mm) for pose in taken])
             reach = np.array([0.75 * (size + pose.size_mm) for pose in taken])
             gaps = (np.linalg.norm(candidates[:, None, :] - others[None], axis=2) - reach[None]).min(axis=1)
             order = list(np.argsort(-gaps, kind="stable"))
@@ -278,13 +278,12 @@ class RenderedGame:
         if self.mat.beside_mm is not None:
             zones += self._aside(moment)
         for zone, dice in zones:
+            new = [die for die in dice if die.track not in self._poses]
             lying = {die.track: self._poses[die.track] for die in dice if die.track in self._poses}
             mine = {die.track for die in dice}
             beside = [self._poses[die.track] for _, others in zones for die in others
-                      if die.track in self._poses and die.track not in mine]  # fmt: skip
-            for die in dice:
-                if die.track in self._poses:
-                    continue
+                      if die.track in self._poses and die.track not in mine] if new else []  # fmt: skip
+            for die in new:
                 pose, pushed = self._make_room(zone, self._pose(die, zone, list(lying.values())), lying, beside)
                 lying.update(pushed)
                 self._poses.update(pushed)
@@ -323,15 +322,13 @@ class RenderedGame:
                 heading = np.arctan2(push[i][1], push[i][0])
                 for turn in _SLIDES:  # straight away, else along the zone's line (the crowd slides on the edge)
                     step = centres[i] + 0.5 * np.array([np.cos(heading + turn), np.sin(heading + turn)])
-                    u, v = self._table_to_mat(DiePose(float(step[0]), float(step[1]), 0.0, 0.0, 1, 2))
+                    u, v = self._table_to_mat(float(step[0]), float(step[1]))
                     if cv2.pointPolygonTest(contour, (u, v), True) >= 0.2 * sizes[i]:
                         centres[i] = step
                         break
         pose = replace(pose, x_mm=float(centres[0][0]), y_mm=float(centres[0][1]))
-        moved = {
-            track: (float(x), float(y)) for track, (x, y) in zip(tracks, centres[1 : len(tracks) + 1], strict=True)
-        }
-        pushed = {track: replace(lying[track], x_mm=x, y_mm=y) for track, (x, y) in moved.items()}
+        pushed = {track: replace(lying[track], x_mm=float(x), y_mm=float(y))
+                  for track, (x, y) in zip(tracks, centres[1 : len(tracks) + 1], strict=True)}  # fmt: skip
         return pose, {track: moved_to for track, moved_to in pushed.items() if moved_to != lying[track]}
 
     @staticmethod
@@ -355,9 +352,10 @@ class RenderedGame:
                 kept.append((-laid.casino, tuple(dice)))
         return kept
 
-    def _table_to_mat(self, pose: DiePose) -> tuple[float, float]:
+    def _table_to_mat(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """A point in the renderer's table millimetres to mat millimetres (the inverse of :meth:`mat_to_table`)."""
         a = -np.radians(self.mat_angle)
-        x, y = np.array([pose.x_mm, pose.y_mm]) - self.mat_offset
+        x, y = np.array([x_mm, y_mm]) - self.mat_offset
         xr, yr = x * np.cos(a) - y * np.sin(a), x * np.sin(a) + y * np.cos(a)
         return float(xr + self.mat.width_mm / 2), float(self.mat.height_mm / 2 - yr)
 

@@ -196,9 +196,16 @@ class PageAnswers:
         """Counts of chips entered (where the page showed other counts)."""
         self._waited = (-1, 0)
         """The history's length at a roll the camera reads, and the frames it has waited there."""
+        self._begun: list[str] = []
+        """The game's moments begun so far, in words (``what event``)."""
 
-    def __call__(self, observer: Any, said: list[Any] = ()) -> list[Any]:  # type: ignore[assignment]
-        """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts."""
+    def __call__(self, observer: Any, said: list[Any] = (), begins: str | None = None,  # type: ignore[assignment]
+                 ) -> list[Any]:  # fmt: skip
+        """Answers every question the referee now waits for (and ``said``'s pass questions); the verdicts.
+
+        ``begins``: the game's moment beginning at this frame, if one does (see :meth:`_moved_on`)."""
+        if begins is not None:
+            self._begun.append(begins)
         verdicts: list[Any] = self._count(observer)
         asked = [v for v in said if v.kind == "uncertain" and v.options]
         if self.passes and any(isinstance(o, Passed) for v in asked for o in v.options):
@@ -207,7 +214,8 @@ class PageAnswers:
             verdicts += self._confirm(observer, passes=False)
         while observer.game.waits_for(observer.state):
             if observer.state.pending.rolled is not None and self._unread(observer.state):
-                break  # the camera reads this roll in the tray: the players enter it only when it does not
+                if not self._moved_on(observer.state):
+                    break  # the camera reads this roll in the tray: the players enter it only when it does not
             state = observer.state
             history = moves(state.history)
             done = len(history)
@@ -227,6 +235,16 @@ class PageAnswers:
         key = len(state.history)
         self._waited = (key, self._waited[1] + 1) if self._waited[0] == key else (key, 1)
         return self._waited[1] <= UNREAD_STEPS
+
+    def _moved_on(self, state: Any) -> bool:
+        """True once the game has gone on past the roll of the black dice the referee waits for (its k-th: the
+        game's k-th shown, and a moment begun after it). The players enter on the page what it asked for
+        before they go on: a decision after the roll (Fifty Fifty's bet) is entered on the page, which cannot
+        take it before it knows the roll (traced: Royale main game 425, round 3, a roll never read and the next
+        taken for it, the bet entered after the wrong sum)."""
+        awaited = sum(1 for event in state.history if isinstance(event, BlackDiceRolled))
+        shown = [i for i, begun in enumerate(self._begun) if begun.startswith("rolled-extra ")]
+        return awaited < len(shown) and shown[awaited] < len(self._begun) - 1
 
     def _same_question(self, history: list[Any], state: Any) -> Any:
         """The game's answer to the question the referee asks now, found by kind and count where the
@@ -321,14 +339,14 @@ def watched(game: RenderedGame, pipeline: TablePipeline, seconds: list[float], p
         span = game.span_of(frame.index)
         begins = f"{span.moment.what} {span.moment.event or ''}" if frame.index == span.first else None
         said = report.verdicts
-        yield frame.index, begins, span.moment.snapshot, report.snapshot, said + page(pipeline.observer, said)
+        yield frame.index, begins, span.moment.snapshot, report.snapshot, said + page(pipeline.observer, said, begins)
 
 
 def replayed(observer: Any, saved: list[tuple[int, str | None, Any, Any]], page: PageAnswers) -> Iterator[Step]:
     """Readings kept by :func:`save_readings` (``load_readings(...)["steps"]``) refereed again by ``observer``."""
     for frame, begins, true_table, snapshot in saved:
         said = [] if snapshot is None else observer.observe(snapshot)
-        yield frame, begins, true_table, snapshot, said + page(observer, said)
+        yield frame, begins, true_table, snapshot, said + page(observer, said, begins)
 
 
 def save_readings(path: Path, game: RenderedGame, rounds: int | None, steps: list[tuple[int, str | None, Any, Any]],

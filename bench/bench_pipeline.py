@@ -213,10 +213,9 @@ class PageAnswers:
         elif self.questions and asked:
             verdicts += self._confirm(observer, passes=False)
         while observer.game.waits_for(observer.state):
-            if observer.state.pending.rolled is not None and self._unread(observer.state):
-                if not self._moved_on(observer.state):
-                    break  # the camera reads this roll in the tray: the players enter it only when it does not
             state = observer.state
+            if state.pending.rolled is not None and self._unread(state) and not self._moved_on(state):
+                break  # the camera reads this roll in the tray: the players enter it only when it does not
             history = moves(state.history)
             done = len(history)
             if done < len(self.truth) and history == self.truth[:done]:

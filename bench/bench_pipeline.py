@@ -169,11 +169,13 @@ class PageAnswers:
     Royale's tiles: the game's own answer while the referee's history is the game's; once it has parted,
     the game's answer to the same question (its k-th roll of the black dice, a player's k-th decision), and
     where the referee's rules refuse that, an answer they allow (the first choice, or the black dice showing
-    3 and 4): the round is wrong anyway, the game goes on. With ``passes``, also the question whether a player
-    passed (Royale: a pass is confirmed on the page), answered as it happened; with ``questions``, every
-    question the referee asks ("is it ..., or ...?") whose answer the game holds (a player's roll, or what he
-    did after it), as the players at the table would answer it. With ``chips``, the players
-    count their chips as each round starts (the referee has the round's deal and nobody has rolled yet) and
+    3 and 4): the round is wrong anyway, the game goes on. A roll of the black dice the camera reads is entered
+    only when it has not been read for :data:`UNREAD_STEPS` frames, or the game has gone on past it (a decision
+    after it is entered on the page, which cannot take one before it knows the roll). With ``passes``, also
+    the question whether a player passed (Royale: a pass is confirmed on the page), answered as it happened;
+    with ``questions``, every question the referee asks ("is it ..., or ...?") whose answer the game holds (a
+    player's roll, or what he did after it), as the players at the table would answer it. With ``chips``, the
+    players count their chips as each round starts (the referee has the round's deal and nobody has rolled yet) and
     enter the counts where the page shows others (Royale: chips are entered on the page); a pass missed in
     one round then costs that round, not every round after it.
     """

@@ -200,6 +200,10 @@ class PageAnswers:
         """The history's length at a roll the camera reads, and the frames it has waited there."""
         self._begun: list[str] = []
         """The game's moments begun so far, in words (``what event``)."""
+        self._since = 0
+        """Where in ``_begun`` the moments begun while the referee waits for the roll it waits for start."""
+        self._now = False
+        """True when a moment of the game begins at this frame."""
 
     def __call__(self, observer: Any, said: list[Any] = (), begins: str | None = None,  # type: ignore[assignment]
                  ) -> list[Any]:  # fmt: skip
@@ -208,6 +212,7 @@ class PageAnswers:
         ``begins``: the game's moment beginning at this frame, if one does (see :meth:`_moved_on`)."""
         if begins is not None:
             self._begun.append(begins)
+        self._now = begins is not None
         verdicts: list[Any] = self._count(observer)
         asked = [v for v in said if v.kind == "uncertain" and v.options]
         if self.passes and any(isinstance(o, Passed) for v in asked for o in v.options):
@@ -234,18 +239,21 @@ class PageAnswers:
         """True while a roll the camera reads (a tile's black dice) has waited less than :data:`UNREAD_STEPS` calls
         (frames): the players enter it on the page only once the camera has had time to read it."""
         key = len(state.history)
+        if self._waited[0] != key:  # the moment begun at this frame, if any, begun while it waits
+            self._since = len(self._begun) - self._now
         self._waited = (key, self._waited[1] + 1) if self._waited[0] == key else (key, 1)
         return self._waited[1] <= UNREAD_STEPS
 
     def _moved_on(self, state: Any) -> bool:
-        """True once the game has gone on past the roll of the black dice the referee waits for (its k-th: the
-        game's k-th shown, and a moment begun after it). The players enter on the page what it asked for
-        before they go on: a decision after the roll (Fifty Fifty's bet) is entered on the page, which cannot
-        take it before it knows the roll (traced: Royale main game 425, round 3, a roll never read and the next
-        taken for it, the bet entered after the wrong sum)."""
-        awaited = sum(1 for event in state.history if isinstance(event, BlackDiceRolled))
-        shown = [i for i, begun in enumerate(self._begun) if begun.startswith("rolled-extra ")]
-        return awaited < len(shown) and shown[awaited] < len(self._begun) - 1
+        """True once the game has gone on past the roll of the black dice the referee waits for: a roll of the
+        black dice shown since the referee began to wait, and a moment begun after it. The players enter on
+        the page what it asked for before they go on: a decision after the roll (Fifty Fifty's bet) is entered
+        on the page, which cannot take it before it knows the roll (traced: Royale main game 425, round 3, a
+        roll never read and the next taken for it, the bet entered after the wrong sum). Only the moments
+        begun while it waits: the referee's rolls need not be the game's (traced: main 3p 430, Fifty Fifty's
+        second roll never booked, and My Choice's roll taken for it as soon as asked)."""
+        shown = [i for i in range(self._since, len(self._begun)) if self._begun[i].startswith("rolled-extra ")]
+        return bool(shown) and shown[0] < len(self._begun) - 1
 
     def _same_question(self, history: list[Any], state: Any) -> Any:
         """The game's answer to the question the referee asks now, found by kind and count where the

@@ -196,14 +196,11 @@ class PageAnswers:
                 self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
         self.counted = 0
         """Counts of chips entered (where the page showed other counts)."""
-        self._waited = (-1, 0)
-        """The history's length at a roll the camera reads, and the frames it has waited there."""
+        self._waited = (-1, 0, 0)
+        """The history's length at a roll the camera reads, the frames it has waited there, and where in
+        ``_begun`` the moments begun while it waits start."""
         self._begun: list[str] = []
         """The game's moments begun so far, in words (``what event``)."""
-        self._since = 0
-        """Where in ``_begun`` the moments begun while the referee waits for the roll it waits for start."""
-        self._now = False
-        """True when a moment of the game begins at this frame."""
 
     def __call__(self, observer: Any, said: list[Any] = (), begins: str | None = None,  # type: ignore[assignment]
                  ) -> list[Any]:  # fmt: skip
@@ -212,7 +209,6 @@ class PageAnswers:
         ``begins``: the game's moment beginning at this frame, if one does (see :meth:`_moved_on`)."""
         if begins is not None:
             self._begun.append(begins)
-        self._now = begins is not None
         verdicts: list[Any] = self._count(observer)
         asked = [v for v in said if v.kind == "uncertain" and v.options]
         if self.passes and any(isinstance(o, Passed) for v in asked for o in v.options):
@@ -221,7 +217,7 @@ class PageAnswers:
             verdicts += self._confirm(observer, passes=False)
         while observer.game.waits_for(observer.state):
             state = observer.state
-            if state.pending.rolled is not None and self._unread(state) and not self._moved_on(state):
+            if state.pending.rolled is not None and self._unread(state, begins) and not self._moved_on():
                 break  # the camera reads this roll in the tray: the players enter it only when it does not
             history = moves(state.history)
             done = len(history)
@@ -235,16 +231,17 @@ class PageAnswers:
                 verdicts += observer.answer(_allowed(state))
         return verdicts
 
-    def _unread(self, state: Any) -> bool:
+    def _unread(self, state: Any, begins: str | None) -> bool:
         """True while a roll the camera reads (a tile's black dice) has waited less than :data:`UNREAD_STEPS` calls
         (frames): the players enter it on the page only once the camera has had time to read it."""
-        key = len(state.history)
-        if self._waited[0] != key:  # the moment begun at this frame, if any, begun while it waits
-            self._since = len(self._begun) - self._now
-        self._waited = (key, self._waited[1] + 1) if self._waited[0] == key else (key, 1)
+        key, frames, since = self._waited
+        if key == len(state.history):
+            self._waited = (key, frames + 1, since)
+        else:  # the moment begun at this frame, if any, begun while it waits
+            self._waited = (len(state.history), 1, len(self._begun) - (begins is not None))
         return self._waited[1] <= UNREAD_STEPS
 
-    def _moved_on(self, state: Any) -> bool:
+    def _moved_on(self) -> bool:
         """True once the game has gone on past the roll of the black dice the referee waits for: a roll of the
         black dice shown since the referee began to wait, and a moment begun after it. The players enter on
         the page what it asked for before they go on: a decision after the roll (Fifty Fifty's bet) is entered
@@ -252,7 +249,7 @@ class PageAnswers:
         roll never read and the next taken for it, the bet entered after the wrong sum). Only the moments
         begun while it waits: the referee's rolls need not be the game's (traced: main 3p 430, Fifty Fifty's
         second roll never booked, and My Choice's roll taken for it as soon as asked)."""
-        shown = [i for i in range(self._since, len(self._begun)) if self._begun[i].startswith("rolled-extra ")]
+        shown = [i for i in range(self._waited[2], len(self._begun)) if self._begun[i].startswith("rolled-extra ")]
         return bool(shown) and shown[0] < len(self._begun) - 1
 
     def _same_question(self, history: list[Any], state: Any) -> Any:

@@ -328,8 +328,8 @@ def _apart(points: np.ndarray, scores: np.ndarray, gap: float, unsure: np.ndarra
     unsure = np.zeros(len(points), bool) if unsure is None else np.asarray(unsure, bool)
     kept: list[int] = []
     for i in np.argsort(-np.asarray(scores), kind="stable"):
-        near = unsure_gap if unsure[i] else gap
-        if all(np.hypot(*(points[i] - points[j])) >= max(near, gap) for j in kept):
+        near = max(gap, unsure_gap) if unsure[i] else gap
+        if all(np.hypot(*(points[i] - points[j])) >= near for j in kept):
             kept.append(int(i))
     return sorted(kept)
 

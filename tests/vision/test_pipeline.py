@@ -21,12 +21,14 @@ from vision.synth.game import RenderedGame
 from vision.zones import Calibration, homography_from_corners
 
 
-def watch(game, calibration=None, reader=None):
-    """Watches a rendered game; ``reader(frame_index)`` gives the dice read (default: the game's truth)."""
+def watch(game, calibration=None, reader=None, **options):
+    """Watches a rendered game; ``reader(frame_index)`` gives the dice read (default: the game's truth);
+    ``options``: the pipeline's (:class:`TablePipeline`)."""
     state = new_game(game.ruleset, game.players)
     truth = game.truth_reader()
     read = truth if reader is None else (lambda image: reader(game._last_index))
-    pipeline = referee_pipeline(read, state, seeded_deal(state, game.seed), calibration=calibration)
+    pipeline = TablePipeline(read, camera_referee(state, seeded_deal(state, game.seed)), calibration=calibration,
+                             **options)  # fmt: skip
     lines, last = [], []
     for frame in game.frames():
         lines += report_lines(pipeline.process(frame), last)
@@ -168,28 +170,19 @@ def test_an_unsure_box_over_a_die_and_its_neighbour_is_no_die():
 
     def reader(index):
         truth = game.truth(index)
-        lying = [i for i, box in enumerate(truth.xyxy) if truth.data["colour"][i] == "red"]
-        shift = np.array([0.45, 0.0, 0.45, 0.0], np.float32) * (truth.xyxy[lying, 2:3] - truth.xyxy[lying, 0:1])
-        ghosts = {"pips": truth.data["pips"][lying], "colour": np.array(["blue"] * len(lying), object),
-                  "biggy": np.zeros(len(lying), bool), "track": np.full(len(lying), -1)}  # fmt: skip
-        return Detections(np.concatenate([truth.xyxy, truth.xyxy[lying] + shift]),
-                          np.concatenate([truth.confidence, np.full(len(lying), 0.37, np.float32)]),
+        red = [i for i, colour in enumerate(truth.data["colour"]) if colour == "red"]
+        shift = np.array([0.45, 0.0, 0.45, 0.0], np.float32) * (truth.xyxy[red, 2:3] - truth.xyxy[red, 0:1])
+        ghosts = {"pips": truth.data["pips"][red], "colour": np.array(["blue"] * len(red), object),
+                  "biggy": np.zeros(len(red), bool), "track": np.full(len(red), -1)}  # fmt: skip
+        return Detections(np.concatenate([truth.xyxy, truth.xyxy[red] + shift]),
+                          np.concatenate([truth.confidence, np.full(len(red), 0.37, np.float32)]),
                           {k: np.concatenate([v, ghosts[k]]) for k, v in truth.data.items()})  # fmt: skip
 
-    def refereed(**options):
-        state = new_game(game.ruleset, game.players)
-        pipeline = TablePipeline(lambda image: reader(game._last_index),
-                                 camera_referee(state, seeded_deal(state, game.seed)), **options)  # fmt: skip
-        lines, last = [], []
-        for frame in game.frames():
-            lines += report_lines(pipeline.process(frame), last)
-        return canonical_history(pipeline.observer.state.history), lines
-
-    history, lines = refereed()
+    observer, lines = watch(game, reader=reader)
     assert [line for line in lines if line["type"] in ("alert", "uncertain")] == []
-    assert history[: len(settled_truth(game))] == settled_truth(game)
-    history, lines = refereed(bridge_mm=0.0)
-    assert history[: len(settled_truth(game))] != settled_truth(game) or any(
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] == settled_truth(game)
+    observer, lines = watch(game, reader=reader, bridge_mm=0.0)
+    assert canonical_history(observer.state.history)[: len(settled_truth(game))] != settled_truth(game) or any(
         line["type"] in ("alert", "uncertain") for line in lines)  # fmt: skip
 
 

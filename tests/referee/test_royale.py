@@ -745,6 +745,63 @@ def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
     assert interpreter.state.history[len(state.history) :] == placed.history[len(state.history) :]
 
 
+def test_a_step_entered_on_the_page_keeps_a_rival_beyond_the_margin_that_later_readings_favour():
+    """A step entered on the page goes to every history waiting for it, not only while one within the margin
+    disputes what was said: a rival further behind may still come to lead. Traced (main game, 5 players,
+    seed 432, round 1): yellow put two 2s on casino 2, one unseen there, his roll read with that 2 now as a
+    4; his placement was said as one die, 4.7 nats ahead, and Block It's grey dice entered on the page for
+    blue forgot every other history. The die was read again on casino 2 and yellow's next roll in the tray
+    held a die fewer, but no history was left to explain them: the round was settled with casino 2 a die
+    short and his spare die put on casino 4. Here: black's two 4s on casino 4, one unseen and his roll once
+    read with a 4 as a 2; red's grey dice entered for Block It; the die read again and black's next roll
+    and placement elsewhere take the two dice back."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgk 2 k -:70,50/-:90,30/2k:90,30/-:90,40/1b:90,50/2b2g:90,60 - 40,50/40,80/"
+        "50,60,70/30,30,60 b:1,6,1,3:0,0,0,0 1F1:2,2,1,0,0,0,0,0,0/2G2:-/3A2:40000 "
+        "100*6,90*2,80*9,70*7,60*11,50*7,40*3,30*6 -"
+    )  # fmt: skip
+    black, red, blue, green = Colour.BLACK, Colour.RED, Colour.BLUE, Colour.GREEN
+    blocked = TileChoice(red, "grey", 11)
+    moves = [DiceRolled(black, (3, 4, 4, 6, 6), (3,)), DicePlaced(black, 4, 2, 0, 0),
+             DiceRolled(red, (1, 1, 2, 5, 5, 6, 6), (4,)), DicePlaced(red, 1, 2, 0, 0), blocked,
+             DiceRolled(blue, (3, 5, 6, 6), (6,)), DicePlaced(blue, 6, 2, 1, 0),
+             DiceRolled(green, (1, 3, 5, 5, 6), (5,)), DicePlaced(green, 5, 2, 1, 0),
+             DiceRolled(black, (1, 2, 5), (3,)), DicePlaced(black, 5, 1, 0, 0)]  # fmt: skip
+    states = [state]
+    for move in moves:
+        states.append(apply(states[-1], move))
+
+    def shown(shown, hidden=False, misread=False):
+        snapshot = TableSnapshot.from_state(shown)
+        casinos, tray = list(snapshot.casinos), list(snapshot.tray)
+        if hidden:  # one of black's 4s on casino 4 unseen
+            fours = list(casinos[3])
+            fours.remove(next(d for d in fours if d.colour is black))
+            casinos[3] = tuple(fours)
+        if misread:  # a 4 in the tray read as a 2
+            tray[next(k for k, d in enumerate(tray) if d.pips == 4)] = DieReading(black, False, 2)
+        return tuple(casinos), tuple(tray)
+
+    camera = GAME.camera()
+    interpreter = Interpreter(camera, state)
+    readings = [shown(states[1]), shown(states[1], misread=True), *[shown(states[2], hidden=True)] * 2,
+                *[shown(states[n], hidden=True) for n in (3, 3, 4, 4)]]  # fmt: skip
+    said = []
+    for k, (casinos, tray) in enumerate(readings, 1):
+        said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
+    assert "black places 1 die showing 4 on casino 4" in [str(v) for v in said]  # the rival is more than the
+    assert camera.waits_for(interpreter.state).startswith("Block It! by casino 1: red")  # margin behind
+    said = interpreter.answer(blocked, 9, 0.9)  # entered on the page
+    for k, n in enumerate((6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11), 10):
+        said += interpreter.observe(TableSnapshot(k, k / 10, *shown(states[n])))
+    texts = [str(v) for v in said]
+    assert "black places 2 dice showing 4 on casino 4" in texts
+    assert interpreter.state.history[len(state.history) :] == states[-1].history[len(state.history) :]
+
+
 def test_a_placement_on_a_tile_s_casino_disputed_by_a_rival_at_the_same_step_is_said_so_the_page_asks():
     """Where every history within the margin has come to the same step the page asks for (here Block It's
     grey dice), the likeliest is said even if it takes back what was said before it: the page asks for the

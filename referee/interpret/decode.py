@@ -285,16 +285,16 @@ class Interpreter:
     def answer(self, event: Any, frame_index: int = 0, timestamp_s: float = 0.0) -> list[Verdict]:
         """Applies what the table entered on the page (:meth:`Game.waits_for`), then what follows by itself.
 
-        What follows: the settlement after the last die, once nothing else is awaited. The answer goes to
-        every history waiting for that step (``_answered``), not to the one said alone: a rival further behind than the
-        margin may still come to lead (traced: yellow's second 2 on casino 2 unseen, his placement said as one
-        die 4.7 nats ahead; Block It's grey dice entered for blue forgot every other history, and when that
+        What follows: the settlement after the last die, once nothing else is awaited. The answer goes to every
+        history waiting for that step (``_answered``), not to the one said alone: a rival further behind than
+        the margin may still come to lead (traced: yellow's second 2 on casino 2 unseen, his placement said as
+        one die 4.7 nats ahead; Block It's grey dice entered for blue forgot every other history, and when that
         die was read again and yellow's next roll held a die fewer, none was left to explain them: casino 2
-        settled a die short, Royale main game 432, five players). Histories at another step are dropped, as
-        the page says where the game is, unless one within the margin disputes what was said. The next reading
-        is weighed whole, as after :meth:`reset`: the answer changed the table each history expects (a tile's
-        grey dice) with no reading between, and weighing only what changed since the reading before lost
-        whole rounds once rivals were kept (Royale main game 430 round 1, 433 round 3, five players).
+        settled a die short, Royale main game 432, five players). Histories at another step are dropped, as the
+        page says where the game is, unless one within the margin disputes what was said. The next reading is
+        weighed whole, as after :meth:`reset`: the answer changed the table each history expects (a tile's grey
+        dice) with no reading between, and weighing only what changed since the reading before lost whole rounds
+        once rivals were kept (Royale main game 430 round 1, 433 round 3, five players).
 
         Raises:
             IllegalEventError: when the rules refuse it (nothing changes).
@@ -311,11 +311,11 @@ class Interpreter:
         """The step awaited on the page, answered in every history waiting for it (see :meth:`answer`).
 
         The answer goes to every history waiting for the same step; with ``others``, a history not at that step
-        (its round over, say) goes on as it was; either may still take back what was said before the step if it comes
-        to lead by the margin. Forgetting every other history here lost a rival 0.5 nats behind: blue's
-        last die put unseen among eleven on casino 4 was said as a pass, the black dice a tile rolled were
-        read on the table, and the round was then carried to its end by a roll and placement of blue's never
-        seen (Royale main game 420, round 1: every casino right, blue's chips one short).
+        (its round over, say) goes on as it was; either may still take back what was said before the step if it
+        comes to lead by the margin. Forgetting every other history here lost a rival 0.5 nats behind: blue's
+        last die put unseen among eleven on casino 4 was said as a pass, the black dice a tile rolled were read
+        on the table, and the round was then carried to its end by a roll and placement of blue's never seen
+        (Royale main game 420, round 1: every casino right, blue's chips one short).
         """
         game = self.game
         before = self.state

@@ -377,8 +377,9 @@ class Interpreter:
             # histories, and a rival that comes to lead by the margin takes it back (traced: a green die read
             # twice on casino 5 taken for green's last roll and placement, 1.3 nats ahead; the round's end,
             # Prime Time's roll, was said, and green's true last roll in the tray and its die on casino 3 were
-            # never weighed: the round was settled with casino 3 empty, Royale main game 417).
-            decoded = self._decode(snapshot, reading, steps_read=False)
+            # never weighed: the round was settled with casino 3 empty, Royale main game 417). The histories at
+            # the step weigh its roll read on the table as the rivals weigh those dice (see :meth:`_decode`).
+            decoded = self._decode(snapshot, reading)
             waiting = self.game.waits_for(self.state)
             if waiting:  # still the step awaited: what the reading asks or alerts is said beside it
                 verdicts += decoded
@@ -419,15 +420,17 @@ class Interpreter:
             group = history.group if not candidate.events else None
         return _History(state, history.events + candidate.events, cost, history.notes + added, history.table, group)
 
-    def _decode(self, snapshot: Any, reading: Reading, steps_read: bool = True) -> list[Verdict]:
+    def _decode(self, snapshot: Any, reading: Reading) -> list[Verdict]:
         """Extends every history by what may explain ``reading``, keeps the likeliest, says what they agree on.
 
         A history at a step the table answers (:meth:`Game.waits_for`) is extended by the step read on the
-        table (:meth:`Game.read_step`: a tile's black dice), as the history said is (``observe``), unless
-        ``steps_read`` is False (the step said is awaited: the answer goes to each history, ``_answered``).
-        Else a rival at such a step could never go on (traced: white's die put unseen on Jackpot's casino,
-        the black dice then read in the tray; stuck at the roll, that history lost to a pass of white's and
-        white's chips were wrong, Royale main game 423, white, yellow and violet).
+        table (:meth:`Game.read_step`: a tile's black dice), as the history said is (``observe``). Else a rival
+        at such a step could never go on (traced: white's die put unseen on Jackpot's casino, the black dice
+        then read in the tray; stuck at the roll, that history lost to a pass of white's and white's chips were
+        wrong, Royale main game 423, white, yellow and violet); nor could the step said in doubt, while a rival
+        took the black dice for a black player's roll (traced: green's die put unseen on Fifty Fifty's casino,
+        the tile's roll weighed as dice nobody rolled, and a pass of green's and a roll of black's took over:
+        round 3 never settled, Royale main game 437, five players).
         """
         game = self.game
         score = TableCost(self.model, reading)
@@ -437,7 +440,7 @@ class Interpreter:
         for parent, history in enumerate(self._histories):
             options = [Candidate(())] if game.forced(history.state) is not None else [
                 Candidate(()), *game.candidates(history.state, reading)]  # fmt: skip
-            if steps_read and game.waits_for(history.state):
+            if game.waits_for(history.state):
                 read = game.read_step(history.state, reading)
                 if read is not None:
                     options.append(Candidate((read,), 0.0, "read on the table"))

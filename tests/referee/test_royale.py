@@ -902,6 +902,45 @@ def test_a_rival_at_a_tiles_roll_goes_on_by_the_black_dice_read_on_the_table():
     assert booked[:3] == jackpot.history[len(state.history) :]
 
 
+def test_a_step_said_in_doubt_takes_the_black_dice_read_in_the_tray_before_a_rival_explains_them():
+    """While a tile's roll said in doubt waits, the readings still weigh every history; the histories at
+    that step weigh the black dice read in the tray as the roll, as the rivals weigh them as whatever they
+    can. Traced (main game, 5 players, seed 437, round 2): green's 2 dice put on Fifty Fifty's casino, one
+    unseen, a pass 1.6 nats behind; the tile's 2 black dice in the tray were weighed by the histories at the
+    roll as dice nobody rolled, and the pass, with the black player's roll (a die unseen), took over: green's
+    placement and Fifty Fifty's reward were lost, and round 3 never settled."""
+    from referee.interpret.decode import Interpreter
+    from referee.lasvegas.events import DicePlaced, DiceRolled
+
+    state = GAME.from_notation(
+        "las-vegas-royale+main rbgky 2 g 1r2k:60,50/3r:60,50/1b3g:80,40/1r1R1b1K:100,50/2k:90,70/1r2g1G2y1Y:100,80"
+        " - -/-/-/-/- r:2,1,2,2,1:0,0,0,0,0 1A2:40000/2G2:-/3B2:- 100*4,90*7,80*8,70*11,60*9,50*7,40*6,30*6 -"
+    )  # fmt: skip
+    green, black = Colour.GREEN, Colour.BLACK
+    placed = apply(apply(state, DiceRolled(green, (3, 3), ())), DicePlaced(green, 3, 2, 0, 0))
+    fifty = apply(placed, BlackDiceRolled((2, 5)))
+    before = TableSnapshot.from_state(state).casinos
+    after = list(TableSnapshot.from_state(placed).casinos)
+    three = list(after[2])
+    three.remove(next(d for d in three if d.colour is green))  # one of green's 3s unseen
+    after[2] = tuple(three)
+    roll = (DieReading(green, False, 3, track=1), DieReading(green, False, 3, track=2))
+    tile = (DieReading(black, False, 2, track=10), DieReading(black, False, 5, track=11))
+    readings = [(before, roll), (before, roll), (tuple(after), ()), (tuple(after), ()), (tuple(after), tile),
+                (tuple(after), tile)]  # fmt: skip
+    camera = GAME.camera()
+    interpreter = Interpreter(camera, state)
+    said = []
+    for k, (casinos, tray) in enumerate(readings, 1):
+        said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
+        if k == 4:  # said, with a pass within the margin
+            assert camera.waits_for(interpreter.state).startswith("roll the 2 black dice for Fifty Fifty")
+            assert interpreter._in_doubt()
+    assert interpreter.state.history[len(state.history) :] == fifty.history[len(state.history) :]
+    assert camera.waits_for(interpreter.state).startswith("Fifty Fifty by casino 3: the black dice show 7")
+    assert not any(v.kind == "alert" for v in said)
+
+
 def test_a_die_read_lying_on_a_casino_before_the_roll_is_not_taken_for_the_die_placed_from_it():
     """The table's cost matches dice by their looks: a die of the player's look read on a casino beyond his
     own (another's die misread) would be taken for a die he just put there, free. Where the tracker read it

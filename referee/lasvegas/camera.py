@@ -447,6 +447,10 @@ class LasVegasCamera:
                     yield Candidate((_roll(player, faces_now, flags, neutral_now),), 0.0,
                                     f"{filled}; {misread}" if filled else misread)  # fmt: skip
                 by_size = BIGGY_BY_SIZE_COST if big != read_big else 0.0  # the Biggy chosen by size, or as read
+                if by_size:  # its size misread, the Biggy chosen by size may show any face (see _resized)
+                    for faces_now, misread in _resized(all_faces, big, read_big, self._misread_from):
+                        yield Candidate((_roll(player, faces_now, flags, all_neutral),), 0.0,
+                                        f"{filled}; {misread}" if filled else misread)  # fmt: skip
                 for flags_now, swapped in _biggy_swaps(all_faces, flags, len(faces)):
                     yield Candidate((_roll(player, all_faces, flags_now, all_neutral),), by_size,
                                     f"{filled}; {swapped}" if filled else swapped)  # fmt: skip
@@ -720,6 +724,26 @@ def _biggies(own: list[DieReading], biggies: int, total: int) -> list[bool]:
         return flags
     order = sorted(range(len(own)), key=lambda i: -own[i].size_mm)[:biggies]
     return [i in order for i in range(len(own))]
+
+
+def _resized(faces: list[int], big: list[bool], read_big: list[bool], misread_from: dict[int, tuple[int, ...]],
+             ) -> Iterator[tuple[list[int], str]]:  # fmt: skip
+    """A roll's faces with a die taken for the Biggy by size (read as a normal die) showing another face.
+
+    A die whose size was misread was read poorly (tilted, at the tray's edge), and its face is as doubtful:
+    each face beyond those it is most often misread from (tried as any misread is) is tried for it. Traced:
+    black's Biggy 1 read as a normal 2, taken for the Biggy by size as a 2, 3 or 4; his die and Biggy put on
+    casino 1 could be explained by no roll, and his Biggy was booked on casino 4 at his next placement there
+    (Royale basic game 440, five players, round 1 paid wrong).
+    """
+    for i, (face, now, was) in enumerate(zip(faces, big, read_big, strict=False)):
+        if not now or was:
+            continue
+        for true in range(1, 7):
+            if true != face and true not in misread_from[face]:
+                other = list(faces)
+                other[i] = true
+                yield other, f"the Biggy read as a normal {face} taken to show {true}"
 
 
 def _biggy_swaps(faces: list[int], flags: list[bool], seen: int) -> Iterator[tuple[list[bool], str]]:

@@ -692,3 +692,23 @@ def test_a_normal_die_read_as_the_biggy_and_the_biggy_not_seen_are_told_by_the_d
     assert said(verdicts)[-1] == "red places 1 die and 1 Biggy showing 4 on casino 4", said(verdicts)
     assert "alert" not in kinds(verdicts)
     assert referee.state.casinos[3].biggies == (1, 0) and referee.state.casinos[3].dice == (1, 0)
+
+
+def test_the_biggy_read_as_a_normal_die_of_another_face_is_told_by_the_dice_placed():
+    """Traced (Royale basic game 440, five players): black's Biggy 1 was read as a normal 2 in the tray, and the
+    largest die read (that 2) was taken for his Biggy, as a 2 or a face a 2 is often misread from; no roll
+    tried held a Biggy 1, his die and Biggy put on casino 1 were booked as a die alone, and his Biggy later
+    on casino 4: round 1 paid wrong. A die taken for the Biggy by size was read poorly, so any face is tried
+    for it (``camera._resized``)."""
+    referee = interpreter(new_game(find_ruleset("las-vegas+biggy"), ["red", "blue"]))
+    referee.apply(DEAL)
+    normal = tuple(replace(d, size_mm=16.0) for d in dice(RED, (6, 1, 4, 3, 5, 6, 2), 1))
+    biggy = DieReading(RED, False, 2, track=8, size_mm=19.0)  # the Biggy 5 read as a normal 2, the largest
+    verdicts = look(referee, 1, EMPTY, (*normal, biggy))
+    placed = (normal[4], DieReading(RED, True, 5, track=9))  # on the casino, the Biggy read as it is
+    rest = (*normal[:4], *normal[5:])
+    verdicts += look(referee, 2, casinos(c5=placed), rest)
+    verdicts += look(referee, 3, casinos(c5=placed), ())
+    assert said(verdicts)[-1] == "red places 1 die and 1 Biggy showing 5 on casino 5", said(verdicts)
+    assert "alert" not in kinds(verdicts)
+    assert referee.state.casinos[4].biggies == (1, 0) and referee.state.casinos[4].dice == (1, 0)

@@ -197,3 +197,12 @@ class ObservationModel:
         """The ``count`` true faces a die read as ``face`` most often shows, other than ``face``, likeliest first."""
         others = sorted((t for t in range(1, 7) if t != face), key=lambda t: (-self.pips[t - 1][face - 1], t))
         return tuple(others[:count])
+
+    def confusable(self, true: int, face: int) -> bool:
+        """Whether a die showing ``true`` is read as ``face`` more often than the matrix's floor.
+
+        Above the floor: seen so when the model was measured, or one pip apart (the measurement's prior leans
+        towards neighbours, the confusions seen on real dice); the confusions never seen share the floor.
+        """
+        floor = min(min(row) for row in self.pips)
+        return self.pips[true - 1][face - 1] > floor * 1.001

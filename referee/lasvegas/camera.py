@@ -89,6 +89,13 @@ none, or too many): the size says something, little among dark dice (a black Big
 beside black dice of 25 mm). The dice placed tell (a normal die read as a Biggy on a casino costs about 7).
 At 1.0 a roll passed at once kept two histories in doubt over which die was its Biggy, and the table was asked
 (main game, seed 341); at 3.0, the margin, it never is. Tried on seeds 341-342 and 351-352: 0, 1 and 3."""
+UNSEEN_MISREAD_COST = 9.0
+"""The prior cost (nats) of a die seen taken to show a face never seen read as what was read (beside what the
+observation model's floor charges; :meth:`ObservationModel.confusable`): believed only where the dice placed
+strain every other history beyond an alert. Free, one of yellow's two 2s put on casino 2, unseen there for a
+while, was taken for a 6 misread as a 2, and his chips went wrong (Royale main game 432, five players, camera
+alone); at 9 the three 2s and a 4 that were four 2s (main game 444) are still told by the dice placed. Tried
+on those and basic game 440: 0, 3, 6 and 9."""
 READ_TWICE_COST = 3.0
 """The prior cost (nats) of a roll read with another die than the oldest left out as the one read twice
 (:func:`_read_twice`): the dice placed and left must tell it, not a history that needs a die fewer. Free, a
@@ -109,7 +116,7 @@ class LasVegasCamera:
     def __init__(self, model: ObservationModel | None = None) -> None:
         self.model = model or ObservationModel.default()
         self._tables: dict[tuple[Hashable, DiceRolled | None, tuple[Expected, ...]], Table] = {}
-        self._misread_from = {face: self.model.misread_from(face) for face in range(1, 7)}
+        self._misread_from = {face: self.model.misread_from(face, 5) for face in range(1, 7)}  # see _misread
 
     # --- the table ------------------------------------------------------------------------------
 
@@ -442,15 +449,11 @@ class LasVegasCamera:
                 yield Candidate((roll,), 0.0, filled, group if missing else None)
             # a die seen misread, with the first fill only: with every fill the beam would hold little else
             if variants and missing <= _MAX_MISREAD_FILLED and not n:
-                for faces_now, neutral_now, misread in self._misread(all_faces, flags, all_neutral, len(faces),
-                                                                     len(neutral_faces)):  # fmt: skip
-                    yield Candidate((_roll(player, faces_now, flags, neutral_now),), 0.0,
+                for faces_now, neutral_now, misread, prior in self._misread(all_faces, flags, all_neutral, len(faces),
+                                                                            len(neutral_faces)):  # fmt: skip
+                    yield Candidate((_roll(player, faces_now, flags, neutral_now),), prior,
                                     f"{filled}; {misread}" if filled else misread)  # fmt: skip
                 by_size = BIGGY_BY_SIZE_COST if big != read_big else 0.0  # the Biggy chosen by size, or as read
-                if by_size:  # its size misread, the Biggy chosen by size may show any face (see _resized)
-                    for faces_now, misread in _resized(all_faces, big, read_big, self._misread_from):
-                        yield Candidate((_roll(player, faces_now, flags, all_neutral),), 0.0,
-                                        f"{filled}; {misread}" if filled else misread)  # fmt: skip
                 for flags_now, swapped in _biggy_swaps(all_faces, flags, len(faces)):
                     yield Candidate((_roll(player, all_faces, flags_now, all_neutral),), by_size,
                                     f"{filled}; {swapped}" if filled else swapped)  # fmt: skip
@@ -459,10 +462,16 @@ class LasVegasCamera:
                     yield Candidate((_roll(player, all_faces, flags_now, all_neutral),), 0.0, f"{filled}; {swapped}")
 
     def _misread(self, faces: list[int], flags: list[bool], neutral: list[int], seen: int, seen_neutral: int,
-                 ) -> Iterator[tuple[list[int], list[int], str]]:  # fmt: skip
-        """A roll's faces with one die seen taken to show a face it is often misread from, and what was assumed.
+                 ) -> Iterator[tuple[list[int], list[int], str, float]]:  # fmt: skip
+        """A roll's faces with one die seen taken to show another face, what was assumed, and its prior cost.
 
-        The dice seen are the first ``seen`` of ``faces`` and the first ``seen_neutral`` of ``neutral``.
+        The dice seen are the first ``seen`` of ``faces`` and the first ``seen_neutral`` of ``neutral``. Every
+        other face is tried, the likeliest first; the table's cost prices each by the observation model, and a
+        face never seen read so costs ``UNSEEN_MISREAD_COST`` more. Trying only the two a face is most often
+        misread from lost rounds the dice placed told plainly: black's Biggy 1 read as a normal 2 (a 1 the
+        third), the largest die, so taken for the Biggy as a 2, 3 or 4, and his die and Biggy put on casino 1
+        booked as a die alone (Royale basic game 440, five players); yellow's four 2s read as three 2s and a 4
+        (never seen), the four put on casino 2 booked as three (Royale main game 444, five players).
         """
         tried = set()
         for i, face in enumerate(faces[:seen]):
@@ -472,12 +481,16 @@ class LasVegasCamera:
             for true in self._misread_from[face]:
                 other = list(faces)
                 other[i] = true
-                yield other, neutral, f"a die read as {face} taken to show {true}"
+                yield other, neutral, f"a die read as {face} taken to show {true}", self._prior(true, face)
         for face in sorted(set(neutral[:seen_neutral])):  # a neutral die misread, the same way
             for true in self._misread_from[face]:
                 others = list(neutral)
                 others[others.index(face)] = true
-                yield faces, others, f"a neutral die read as {face} taken to show {true}"
+                yield faces, others, f"a neutral die read as {face} taken to show {true}", self._prior(true, face)
+
+    def _prior(self, true: int, face: int) -> float:
+        """The prior cost of a die read as ``face`` taken to show ``true`` (see ``UNSEEN_MISREAD_COST``)."""
+        return 0.0 if self.model.confusable(true, face) else UNSEEN_MISREAD_COST
 
     # --- an alert's reason ----------------------------------------------------------------------
 
@@ -724,26 +737,6 @@ def _biggies(own: list[DieReading], biggies: int, total: int) -> list[bool]:
         return flags
     order = sorted(range(len(own)), key=lambda i: -own[i].size_mm)[:biggies]
     return [i in order for i in range(len(own))]
-
-
-def _resized(faces: list[int], big: list[bool], read_big: list[bool], misread_from: dict[int, tuple[int, ...]],
-             ) -> Iterator[tuple[list[int], str]]:  # fmt: skip
-    """A roll's faces with a die taken for the Biggy by size (read as a normal die) showing another face.
-
-    A die whose size was misread was read poorly (tilted, at the tray's edge), and its face is as doubtful:
-    each face beyond those it is most often misread from (tried as any misread is) is tried for it. Traced:
-    black's Biggy 1 read as a normal 2, taken for the Biggy by size as a 2, 3 or 4; his die and Biggy put on
-    casino 1 could be explained by no roll, and his Biggy was booked on casino 4 at his next placement there
-    (Royale basic game 440, five players, round 1 paid wrong).
-    """
-    for i, (face, now, was) in enumerate(zip(faces, big, read_big, strict=False)):
-        if not now or was:
-            continue
-        for true in range(1, 7):
-            if true != face and true not in misread_from[face]:
-                other = list(faces)
-                other[i] = true
-                yield other, f"the Biggy read as a normal {face} taken to show {true}"
 
 
 def _biggy_swaps(faces: list[int], flags: list[bool], seen: int) -> Iterator[tuple[list[bool], str]]:

@@ -52,6 +52,8 @@ def test_the_model_from_counts_round_trips_through_its_source():
     assert ObservationModel.from_json(model.to_json()).to_json() == model.to_json()
     # a face never seen misread leans towards its neighbours; the 5 read as 4 was seen
     assert model.misread_from(4)[0] == 5 and set(model.misread_from(2)) == {1, 3}
+    # above the floor: seen (a 5 read 4), or a neighbour (a 3 read 4); a 1 never seen read as 4
+    assert model.confusable(5, 4) and model.confusable(3, 4) and not model.confusable(1, 4)
     assert model.miss_casino[2] == (1 + 1) / (5 + 2)  # one of five missed in a crowd of five (add-one)
     assert model.miss_cost(5, "casino") == model.miss_cost(4, "casino") != model.miss_cost(3, "casino")
 

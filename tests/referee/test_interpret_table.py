@@ -696,19 +696,47 @@ def test_a_normal_die_read_as_the_biggy_and_the_biggy_not_seen_are_told_by_the_d
 
 def test_the_biggy_read_as_a_normal_die_of_another_face_is_told_by_the_dice_placed():
     """Traced (Royale basic game 440, five players): black's Biggy 1 was read as a normal 2 in the tray, and the
-    largest die read (that 2) was taken for his Biggy, as a 2 or a face a 2 is often misread from; no roll
-    tried held a Biggy 1, his die and Biggy put on casino 1 were booked as a die alone, and his Biggy later
-    on casino 4: round 1 paid wrong. A die taken for the Biggy by size was read poorly, so any face is tried
-    for it (``camera._resized``)."""
+    largest die read (that 2) was taken for his Biggy, as a 2 or one of the two faces a 2 is most often
+    misread from (a 1 the third); no roll tried held a Biggy 1, his die and Biggy put on casino 1 were booked
+    as a die alone, and his Biggy later on casino 4: round 1 paid wrong. Every face measured misread as
+    another is tried for a die seen (``camera._misread``), the die taken for the Biggy by size too."""
     referee = interpreter(new_game(find_ruleset("las-vegas+biggy"), ["red", "blue"]))
     referee.apply(DEAL)
-    normal = tuple(replace(d, size_mm=16.0) for d in dice(RED, (6, 1, 4, 3, 5, 6, 2), 1))
-    biggy = DieReading(RED, False, 2, track=8, size_mm=19.0)  # the Biggy 5 read as a normal 2, the largest
+    assert MODEL.misread_from(2) == (3, 1) and MODEL.confusable(6, 2)  # a 6 read as 2: seen, the third
+    normal = tuple(replace(d, size_mm=16.0) for d in dice(RED, (4, 1, 4, 3, 5, 3, 2), 1))
+    biggy = DieReading(RED, False, 2, track=8, size_mm=19.0)  # the Biggy 6 read as a normal 2, the largest
     verdicts = look(referee, 1, EMPTY, (*normal, biggy))
-    placed = (normal[4], DieReading(RED, True, 5, track=9))  # on the casino, the Biggy read as it is
-    rest = (*normal[:4], *normal[5:])
-    verdicts += look(referee, 2, casinos(c5=placed), rest)
-    verdicts += look(referee, 3, casinos(c5=placed), ())
-    assert said(verdicts)[-1] == "red places 1 die and 1 Biggy showing 5 on casino 5", said(verdicts)
+    placed = (DieReading(RED, True, 6, track=9),)  # on the casino, the Biggy read as it is
+    verdicts += look(referee, 2, casinos(c6=placed), normal)
+    verdicts += look(referee, 3, casinos(c6=placed), ())
+    assert said(verdicts)[-1] == "red places 1 Biggy showing 6 on casino 6", said(verdicts)
     assert "alert" not in kinds(verdicts)
-    assert referee.state.casinos[4].biggies == (1, 0) and referee.state.casinos[4].dice == (1, 0)
+    assert referee.state.casinos[5].biggies == (1, 0) and referee.state.casinos[5].dice == (0, 0)
+
+
+def test_a_face_misread_as_never_measured_is_told_by_the_dice_placed():
+    """Traced (Royale main game 444, five players, round 3): yellow's four 2s were read in the tray as three
+    2s and a 4, a misreading the observation model never saw; only the faces a 4 is most often misread
+    from were tried for it, so no roll held four 2s, the four put on casino 2 were booked as three (an
+    alert that dice lay there before the next roll), and the fourth went to a later placement of his
+    elsewhere: two casinos wrong. Every other face is tried for a die seen, one never seen read so at the
+    model's floor and ``UNSEEN_MISREAD_COST`` more; his rolls after, a die fewer than three booked would
+    leave him, tell."""
+    referee = interpreter(new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    referee.apply(DEAL)
+    assert 2 not in MODEL.misread_from(4) and not MODEL.confusable(2, 4)  # never seen
+    red = dice(RED, (2, 2, 2, 4, 5, 5, 6, 6), 1)  # the 4 is a 2; no die read is often misread from a 2
+    twos = (*red[:3], replace(red[3], pips=2, track=30))
+    blue = dice(BLUE, (1, 3, 3, 4, 5, 5, 6, 6), 20)
+    again = dice(RED, (4, 5, 5, 6), 40)  # his 4 dice left
+    blue_again = dice(BLUE, (2, 2, 4, 4, 5, 1), 50)
+    placed, blue_placed = casinos(c2=twos), casinos(c2=twos, c6=blue[6:])
+    red_again = casinos(c2=twos, c5=again[1:3], c6=blue[6:])
+    blue_again_placed = casinos(c2=twos, c4=blue_again[2:4], c5=again[1:3], c6=blue[6:])
+    table = [(EMPTY, red), (placed, red[4:]), (placed, ()), (placed, blue), (blue_placed, blue[:6]), (blue_placed, ()),
+             (blue_placed, again), (red_again, (again[0], again[3])), (red_again, ()), (red_again, blue_again),
+             (blue_again_placed, ()), (blue_again_placed, dice(RED, (6, 6), 60))]  # fmt: skip
+    for frame, (on_casinos, tray) in enumerate(table, 1):
+        look(referee, frame, on_casinos, tray)
+    assert [casino.dice for casino in referee.state.casinos[:5]] == [(0, 0), (4, 0), (0, 0), (0, 2), (2, 0)]
+    assert referee.state.history[-1] == DiceRolled(RED, (6, 6))

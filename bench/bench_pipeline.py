@@ -253,18 +253,22 @@ class PageAnswers:
         return bool(shown) and shown[0] < len(self._begun) - 1
 
     def _same_question(self, history: list[Any], state: Any) -> Any:
-        """The game's answer to the question the referee asks now, found by kind and count where the
-        referee's history has parted from the game's: the k-th roll of the black dice is answered with the
-        game's k-th, a player's k-th decision with his k-th (a missed pass does not change what the table
-        rolled or decided)."""
+        """The game's answer to the question the referee asks now, found by kind and count in the same round
+        where the referee's history has parted from the game's: the round's k-th roll of the black dice is
+        answered with the game's k-th of that round, a player's k-th decision with his k-th (a missed pass does
+        not change what the table rolled or decided). Counted over the whole game, one decision booked wrong
+        in round 1 shifted every answer after it: Fifty Fifty's bets of round 3 answered with the decisions
+        before them ("stop" for "higher"), and the chips went wrong (main game 446, five players)."""
 
         def kind(event: Any) -> tuple[type, Any]:
             return type(event), getattr(event, "player", None)
 
         chance = BlackDiceRolled in state.pending.accepts
         wanted = (BlackDiceRolled, None) if chance else (TileChoice, state.pending.actor)
-        asked = sum(1 for event in history if kind(event) == wanted)
-        answers = [event for event in self.truth if kind(event) == wanted]
+        played = sum(isinstance(event, RoundScored) for event in history)
+        asked = sum(1 for event in _rounds(history)[played] if kind(event) == wanted)
+        rounds = _rounds(self.truth)
+        answers = [event for event in rounds[played] if kind(event) == wanted] if played < len(rounds) else []
         return answers[asked] if asked < len(answers) else _allowed(state)
 
     def _count(self, observer: Any) -> list[Any]:
@@ -329,6 +333,16 @@ def _rolled_this_round(state: GameState) -> bool:
         if isinstance(event, BanknotesDealt):
             return False
     return False
+
+
+def _rounds(history: list[Any]) -> list[list[Any]]:
+    """A history's events round by round (each round's settlement closes it; the last may be under way)."""
+    rounds: list[list[Any]] = [[]]
+    for event in history:
+        rounds[-1].append(event)
+        if isinstance(event, RoundScored):
+            rounds.append([])
+    return rounds
 
 
 def moves(history: Any) -> list[Any]:

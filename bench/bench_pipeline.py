@@ -265,8 +265,9 @@ class PageAnswers:
 
         chance = BlackDiceRolled in state.pending.accepts
         wanted = (BlackDiceRolled, None) if chance else (TileChoice, state.pending.actor)
-        played = sum(isinstance(event, RoundScored) for event in history)
-        asked = sum(1 for event in _rounds(history)[played] if kind(event) == wanted)
+        mine = _rounds(history)
+        played = len(mine) - 1  # the rounds settled
+        asked = sum(1 for event in mine[-1] if kind(event) == wanted)
         rounds = _rounds(self.truth)
         answers = [event for event in rounds[played] if kind(event) == wanted] if played < len(rounds) else []
         return answers[asked] if asked < len(answers) else _allowed(state)

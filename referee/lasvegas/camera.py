@@ -116,7 +116,14 @@ class LasVegasCamera:
     def __init__(self, model: ObservationModel | None = None) -> None:
         self.model = model or ObservationModel.default()
         self._tables: dict[tuple[Hashable, DiceRolled | None, tuple[Expected, ...]], Table] = {}
-        self._misread_from = {face: self.model.misread_from(face, 5) for face in range(1, 7)}  # see _misread
+        # each face a die read as ``face`` may show, likeliest first, with its prior cost (see _misread)
+        self._misread_from = {
+            face: tuple(
+                (true, 0.0 if self.model.confusable(true, face) else UNSEEN_MISREAD_COST)
+                for true in self.model.misread_from(face, 5)
+            )
+            for face in range(1, 7)
+        }
 
     # --- the table ------------------------------------------------------------------------------
 
@@ -478,19 +485,15 @@ class LasVegasCamera:
             if (face, flags[i]) in tried:
                 continue
             tried.add((face, flags[i]))
-            for true in self._misread_from[face]:
+            for true, prior in self._misread_from[face]:
                 other = list(faces)
                 other[i] = true
-                yield other, neutral, f"a die read as {face} taken to show {true}", self._prior(true, face)
+                yield other, neutral, f"a die read as {face} taken to show {true}", prior
         for face in sorted(set(neutral[:seen_neutral])):  # a neutral die misread, the same way
-            for true in self._misread_from[face]:
+            for true, prior in self._misread_from[face]:
                 others = list(neutral)
                 others[others.index(face)] = true
-                yield faces, others, f"a neutral die read as {face} taken to show {true}", self._prior(true, face)
-
-    def _prior(self, true: int, face: int) -> float:
-        """The prior cost of a die read as ``face`` taken to show ``true`` (see ``UNSEEN_MISREAD_COST``)."""
-        return 0.0 if self.model.confusable(true, face) else UNSEEN_MISREAD_COST
+                yield faces, others, f"a neutral die read as {face} taken to show {true}", prior
 
     # --- an alert's reason ----------------------------------------------------------------------
 

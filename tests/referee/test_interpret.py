@@ -601,9 +601,9 @@ def test_a_phantom_back_as_it_was_read_before_is_charged_its_staying_not_anew():
     yellow, others = Expected("yellow", False, 1), [Expected("blue", False, 4)] * 5 + [Expected("green", False, 3)] * 5
     table = {1: [yellow] * 3 + others}
 
-    def read(phantom=None):
+    def read(phantom=None, yellow=None):
         dice = [DieReading(Colour.BLUE, False, 4)] * 5 + [DieReading(Colour.GREEN, False, 3)] * 5
-        ones = [DieReading(Colour.YELLOW, False, 1)] * (3 if phantom is None else 2)
+        ones = [DieReading(Colour.YELLOW, False, 1)] * (yellow or (3 if phantom is None else 2))
         return {1: ones + dice + ([] if phantom is None else [DieReading(Colour.RED, False, phantom)])}
 
     miss, extra = MODEL.miss_cost(13, "casino"), MODEL.extra_cost()
@@ -617,6 +617,10 @@ def test_a_phantom_back_as_it_was_read_before_is_charged_its_staying_not_anew():
     assert back(table, table, right) == pytest.approx(miss, abs=0.2)  # the miss anew, the phantom as it was
     other = TableCost(MODEL, read(2))
     assert other(table, table, right) == pytest.approx(miss + extra, abs=0.2)  # a phantom not seen before is new
+    unseen = TableCost(MODEL, read(yellow=2))
+    assert unseen(table, table, right) == pytest.approx(miss, abs=0.2)
+    beside = TableCost(MODEL, read(1))  # back beside a die unseen since the reading before: not that die
+    assert beside(table, table, unseen) == pytest.approx(extra, abs=0.2)
 
 
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):

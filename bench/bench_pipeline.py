@@ -193,7 +193,10 @@ class PageAnswers:
         """The chips each player truly holds as each round starts (when the players count them)."""
         for moment in game.moments if chips else ():
             if moment.what == "rolled":  # a roll changes no chips: the round's first shows them at its start
-                self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
+                try:
+                    self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
+                except KeyError:  # a game without chips (Las Vegas): nothing to count
+                    break
         self.counted = 0
         """Counts of chips entered (where the page showed other counts)."""
         self._waited = (-1, 0, 0)

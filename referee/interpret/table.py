@@ -354,23 +354,7 @@ class TableCost:
 
     def _paid(self, zone: int, was: tuple[Expected, ...], then: _Fit, expected: tuple[Expected, ...], now: _Fit,
               previous: TableCost) -> float:  # fmt: skip
-        """What of ``now``'s misfit was already charged when ``then`` was the fit.
-
-        Dice that stayed: :func:`_stayed_paid`. A phantom read on (one of ``then``'s extras read again) is
-        charged its staying, as a hidden die is. So is a phantom back (one of ``now``'s extras not read on,
-        read in the zone before the last reading as it is read now, and not in it) beside a die of its size
-        and face read then and missed now: that die read in another colour, a misreading dearer than a miss and a phantom,
-        back as it was (the reader's error on a die lying still lasts, as :func:`_stayed_paid` has it for a
-        die read back as it was read before). Traced: a yellow 1 among eleven dice on casino 1 read now
-        yellow, now red, fit as the yellow die missed and a red phantom; each return charged the phantom
-        anew, 5 nats, while a history with red's pass taken for a red die put there, hidden when read
-        yellow, paid 2 nats a flicker, and won three rounds later (Royale seed 446, five players). Only
-        beside such a miss: a phantom alone, back, may be a die (a history in which blue placed three
-        2s, not four, took his fourth 2, read black and unseen by turns, for a black phantom, and won;
-        seed 8144); and only a die read then: beside any die of its face missed, a history that hid a die
-        of that face under the phantom's flicker was paid for it (red's 2 on casino 2 taken for a 4 put
-        among eleven on casino 4, where a phantom came and went; Royale basic game 440, five players).
-        """
+        """What of ``now``'s misfit was already charged when ``then`` was the fit."""
         stay = self._stay
         paid = _stayed_paid(was, then, expected, now, stay, self.reading.get(zone, ()), self._back.get(zone),
                             previous.reading.get(zone, ()))  # fmt: skip
@@ -383,16 +367,6 @@ class TableCost:
                 other_colour = 0
             paid += (lasting * same + max(0.0, lasting - PHANTOM_FACE_COST) * other_face
                      + max(0.0, lasting - PHANTOM_COLOUR_COST) * other_colour)  # fmt: skip
-        back = self._back.get(zone)
-        if back and stay is not None and now.extras and any(now.missed):
-            read, read_then = self.reading[zone], previous.reading.get(zone, ())
-            returned = Counter(read[j] for j in now.extras) - Counter(read_then[j] for j in then.extras)
-            missed = Counter(e for e, m in zip(expected, now.missed, strict=True) if m)
-            missed -= Counter(e for e, m in zip(was, then.missed, strict=True) if m)  # unseen since: not this
-            missed &= Counter(e for e, j in zip(was, then.reads, strict=True) if j >= 0)  # read then, missed now
-            recoloured = Counter((big, pips) for _, big, pips in (returned & back).elements())
-            recoloured &= Counter((e.big, e.pips) for e in missed.elements())
-            paid += (self.model.extra_cost() - stay) * sum(recoloured.values())
         return paid
 
     def same_as(self, other: TableCost) -> bool:

@@ -593,36 +593,6 @@ def test_a_face_misread_by_turns_on_a_die_lying_still_is_charged_once():
     assert other(table, table, right) > 4  # another misreading is new
 
 
-def test_a_phantom_back_as_it_was_read_before_is_charged_its_staying_not_anew():
-    """Traced (Royale basic game 446, five players): a yellow 1 among eleven dice on casino 1 read now yellow,
-    now red. Read red it is fit as the yellow die missed and a red phantom; each return of the phantom was
-    charged anew (5 nats) beside the miss, while a history in which red's pass was taken for a red die put
-    there (hidden when read yellow) paid 2 nats a flicker, and won three rounds later."""
-    yellow, others = Expected("yellow", False, 1), [Expected("blue", False, 4)] * 5 + [Expected("green", False, 3)] * 5
-    table = {1: [yellow] * 3 + others}
-
-    def read(phantom=None, yellow=None):
-        dice = [DieReading(Colour.BLUE, False, 4)] * 5 + [DieReading(Colour.GREEN, False, 3)] * 5
-        ones = [DieReading(Colour.YELLOW, False, 1)] * (yellow or (3 if phantom is None else 2))
-        return {1: ones + dice + ([] if phantom is None else [DieReading(Colour.RED, False, phantom)])}
-
-    miss, extra = MODEL.miss_cost(13, "casino"), MODEL.extra_cost()
-    first = TableCost(MODEL, read())
-    assert first(table) < 0.1
-    flicker = TableCost(MODEL, read(1))
-    assert flicker(table, table, first) == pytest.approx(miss + extra, abs=0.2)  # a new error: charged in full
-    right = TableCost(MODEL, read())
-    assert right(table, table, flicker) < 0.1
-    back = TableCost(MODEL, read(1))
-    assert back(table, table, right) == pytest.approx(miss, abs=0.2)  # the miss anew, the phantom as it was
-    other = TableCost(MODEL, read(2))
-    assert other(table, table, right) == pytest.approx(miss + extra, abs=0.2)  # a phantom not seen before is new
-    unseen = TableCost(MODEL, read(yellow=2))
-    assert unseen(table, table, right) == pytest.approx(miss, abs=0.2)
-    beside = TableCost(MODEL, read(1))  # back beside a die unseen since the reading before: not that die
-    assert beside(table, table, unseen) == pytest.approx(extra, abs=0.2)
-
-
 def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):
     shipped = ObservationModel.default()
     assert shipped.source.get("measured") is True

@@ -10,6 +10,7 @@ import argparse
 import itertools
 import json
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -858,12 +859,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
     handler: Handler = args.handler
+    # A warning (e.g. an observation model measured for other weights) is one plain line on stderr.
+    plain, warnings.formatwarning = warnings.formatwarning, lambda message, *_, **__: (
+        f"dice-referee {args.command}: warning: {message}\n")  # fmt: skip
     try:
         return handler(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        warnings.formatwarning = plain
 
 
 if __name__ == "__main__":

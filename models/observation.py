@@ -16,7 +16,6 @@ The counts, smoothed, become ``models/observation.json``
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 from collections import Counter
 from pathlib import Path
@@ -27,7 +26,7 @@ import numpy as np
 from referee import Colour, find_ruleset, new_game
 from referee.interpret.model import ObservationModel
 from referee.readings import DieReading, TableSnapshot
-from vision.detect import MODELS, TABLE_CONFIDENCE, DiceDetector, table_reader
+from vision.detect import MODELS, TABLE_CONFIDENCE, DiceDetector, table_reader, weights_digest
 from vision.pipeline import TablePipeline
 from vision.synth.game import RenderedGame
 
@@ -391,17 +390,29 @@ def main() -> None:
     print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
 
 
-def weights_digest(models: Path = MODELS) -> dict[str, str]:
-    """The SHA-256 of each network of the reader in ``models`` (the detector's and the die reader's).
+SHIPPED_SEEDS = {"las-vegas": (901, 902), "royale": (901, 902, 903, 904)}
+"""The seeds of the tables each shipped model is measured on (``measure_reader``): games kept for this alone."""
 
-    A model measured for one reader says which (``source["weights"]``): the shipped model must be the
-    one measured for the shipped weights, and a retrained reader makes it stale.
+
+def measure_reader(models: Path = MODELS, seeds: dict[str, tuple[int, ...]] | None = None, rounds: int = 1,
+                   ) -> ObservationModel:  # fmt: skip
+    """The observation model of the reader in ``models``, measured as the shipped one is.
+
+    Every table of each set of ``seeds`` (by default :data:`SHIPPED_SEEDS`: the nine Las Vegas tables and
+    Royale's main game with 4 and 5 players) is watched and the counts summed
+    (``python -m models.dice_detector.evaluate --observation`` writes it beside the weights).
     """
-    digest = {}
-    for folder in ("dice_detector", "die_reader"):
-        config = json.loads((models / folder / "config.json").read_text())
-        digest[folder] = hashlib.sha256((models / folder / str(config["weights"])).read_bytes()).hexdigest()
-    return digest
+    seeds = SHIPPED_SEEDS if seeds is None else seeds
+    detector = table_reader(models)
+    counts, readings, watched, names = Counts(), 0, [], []
+    for name, chosen in seeds.items():
+        tables = TABLE_SETS[name]
+        part, read = measure(list(chosen), rounds, tables, detector)
+        counts.add_counts(part)
+        readings += read
+        watched += [1000 * k + s for k in range(len(tables)) for s in chosen]
+        names += list(tables)
+    return counts.model(_source(counts, watched, rounds, readings, weights_digest(models), names))
 
 
 def _source(counts: Counts, seeds: list[int], rounds: int, readings: int, weights: dict[str, str] | None = None,

@@ -8,7 +8,9 @@ pixel sizes useless; the camera pipeline later judges it in table millimetres). 
 
 from __future__ import annotations
 
+import hashlib
 import json
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,12 +19,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from referee.interpret.model import ObservationModel
 from vision.colours import PALETTE_NAMES, ColourBook, body_colour
 from vision.crops import crop_die
 from vision.detections import Detections
 
 __all__ = [
     "MODELS",
+    "OBSERVATION",
     "TABLE_CONFIDENCE",
     "DiceDetector",
     "ModelError",
@@ -30,8 +34,10 @@ __all__ = [
     "dice_to_json",
     "letterbox",
     "nms",
+    "observation_model",
     "read_crops",
     "table_reader",
+    "weights_digest",
 ]
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -191,8 +197,65 @@ def _config(folder: Path) -> dict[str, object]:
 
 
 def table_reader(models: Path = MODELS, **options: Any) -> DiceDetector:
-    """The dice reader the referee watches a table with (the model folders under ``models``)."""
-    return DiceDetector(models / "dice_detector", models / "die_reader", **{"confidence": TABLE_CONFIDENCE, **options})
+    """The dice reader the referee watches a table with (the model folders under ``models``).
+
+    Its ``observation`` is the observation model measured for it (:func:`observation_model`), which the camera
+    interpreter weighs its readings with (``vision.pipeline.referee_pipeline``).
+    """
+    options = {"confidence": TABLE_CONFIDENCE, **options}
+    reader = DiceDetector(models / "dice_detector", models / "die_reader", **options)
+    reader.observation = observation_model(models)
+    return reader
+
+
+OBSERVATION = "observation.json"
+"""The observation model's file beside a reader's two model folders (``models/observation.json`` shipped)."""
+
+
+def weights_digest(models: Path = MODELS) -> dict[str, str]:
+    """The SHA-256 of each network of the reader in ``models`` (the detector's and the die reader's).
+
+    An observation model measured for one reader says which (``source["weights"]``): a retrained reader
+    makes it stale.
+
+    Raises:
+        ModelError: where a config or its weights are missing or unreadable.
+    """
+    digest = {}
+    for folder in ("dice_detector", "die_reader"):
+        weights = models / folder / str(_config(models / folder)["weights"])
+        try:
+            digest[folder] = hashlib.sha256(weights.read_bytes()).hexdigest()
+        except OSError as error:
+            raise ModelError(f"cannot read {weights}: {error}") from None
+    return digest
+
+
+def observation_model(models: Path = MODELS) -> ObservationModel:
+    """The camera interpreter's observation model for the reader in ``models``: ``models/observation.json``.
+
+    Measured for those weights by ``python -m models.dice_detector.evaluate --observation`` (which writes it
+    there). Where there is none, round numbers (:meth:`ObservationModel.generic`) and a warning; where it
+    was measured for other weights (a reader retrained since), it is used with a warning.
+
+    Raises:
+        ModelError: for a file there that is no observation model.
+    """
+    path = models / OBSERVATION
+    measure = f"python -m models.dice_detector.evaluate --models {models} --observation"
+    if not path.is_file():
+        warnings.warn(f"no observation model in {models} ({OBSERVATION}): the referee weighs the reader's errors "
+                      f"with round numbers; measure it with {measure}", stacklevel=2)  # fmt: skip
+        return ObservationModel.generic()
+    try:
+        model = ObservationModel.load(path)
+    except ValueError as error:
+        raise ModelError(f"{error}; measure it again with {measure}") from None
+    measured_for = model.source.get("weights") or {}
+    if measured_for and measured_for != weights_digest(models):
+        warnings.warn(f"{path} was measured for other weights than those in {models}: measure it again with "
+                      f"{measure}", stacklevel=2)  # fmt: skip
+    return model
 
 
 class DiceDetector:
@@ -231,6 +294,8 @@ class DiceDetector:
         self.colours = list(outputs["colour"])  # type: ignore[index]
         self.crop_size = int(reader_config["input"]["size"])  # type: ignore[index]
         self.crop_margin = float(reader_config["input"]["margin"])  # type: ignore[index]
+        self.observation: ObservationModel | None = None
+        """The observation model measured for this reader, where known (:func:`table_reader`)."""
         self.confidence = confidence
         self.iou = iou
         self.core = core

@@ -24,7 +24,7 @@ import numpy as np
 
 from referee import Colour, GameState
 from referee.game import dice_game_of
-from referee.interpret import Interpreter, Verdict
+from referee.interpret import Interpreter, ObservationModel, Verdict
 from referee.readings import TableSnapshot
 from vision.capture import Frame
 from vision.colours import PALETTE, ColourBook, body_colour
@@ -293,19 +293,26 @@ class TablePipeline:
             yield self.process(frame)
 
 
-def camera_referee(state: GameState, deal: Callable[[GameState], Any] | None = None) -> Interpreter:
+def camera_referee(state: GameState, deal: Callable[[GameState], Any] | None = None,
+                   model: ObservationModel | None = None) -> Interpreter:  # fmt: skip
     """The referee's side of the camera for ``state``'s game: the camera interpreter with the game's table.
 
     The one place the interpreter is made: the command line, the page, the benchmarks and the tests
     use it (``deal`` deals the banknotes when a round starts; without it they are entered by hand).
+    ``model``: the reader's observation model (the shipped one by default).
     """
-    return Interpreter(dice_game_of(state).camera(), state, deal=deal)
+    return Interpreter(dice_game_of(state).camera(model), state, deal=deal, model=model)
 
 
 def referee_pipeline(reader: Reader, state: GameState, deal: Callable[[GameState], Any] | None = None, *,
                      calibration: Calibration | None = None) -> TablePipeline:  # fmt: skip
-    """Reader -> pipeline -> interpreter for a game from ``state`` (see :func:`camera_referee`)."""
-    return TablePipeline(reader, camera_referee(state, deal), calibration=calibration)
+    """Reader -> pipeline -> interpreter for a game from ``state`` (see :func:`camera_referee`).
+
+    The interpreter weighs the readings with the observation model measured for ``reader`` (its
+    ``observation``, :func:`vision.detect.table_reader`), the shipped one for a reader without.
+    """
+    model = getattr(reader, "observation", None)
+    return TablePipeline(reader, camera_referee(state, deal, model), calibration=calibration)
 
 
 def _apart(points: np.ndarray, scores: np.ndarray, gap: float, unsure: np.ndarray | None = None,

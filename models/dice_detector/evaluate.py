@@ -1,6 +1,6 @@
 """Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
 
-    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--games 3] [--speed 30]
+    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--games 3] [--speed 30] [--observation]
 
 - Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
   YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
@@ -11,6 +11,9 @@
 - The built-in game's look (``--games N``): frames at rest of N rendered games on the play mat
   (1280x720, seeds never used for training), the same figures.
 - Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages).
+- With ``--observation``, the camera interpreter's observation model for these weights (misread faces and
+  colours, misses by crowd, dice read twice, Biggys; ``models.observation.measure_reader``), written beside
+  them as ``observation.json``: each shipped reader is shipped with its own.
 
 Writes ``metrics.json`` and ``metrics.csv`` beside this file and prints them.
 """
@@ -33,7 +36,7 @@ import cv2
 import numpy as np
 
 from vision.colours import ColourBook
-from vision.detect import TABLE_CONFIDENCE, DiceDetector
+from vision.detect import OBSERVATION, TABLE_CONFIDENCE, DiceDetector
 from vision.detections import Detections
 
 if TYPE_CHECKING:
@@ -154,14 +157,29 @@ def match(truth: np.ndarray, predicted: Detections, threshold: float = 0.5, face
 def score_image(
     tally: Tally, truth_boxes: np.ndarray, truth_pips: list[int], detections: Detections,
     truth_colours: list[str | None] | None = None, truth_biggy: list[bool] | None = None, faces: bool = False,
+    ignore: Sequence[bool] | None = None,
 ) -> None:  # fmt: skip
     """Adds one image to the tally (with ``faces``, labels of a die's top face count too: ``match``).
 
     Colour is counted twice: among every palette colour (what ``detect`` says without ``--colours``) and
     among the colours in play, as the referee reads a table (the colour head restricted to the picture's own
     palette colours, :meth:`vision.colours.ColourBook.scores`; the issue's target is this one).
+
+    ``ignore`` (one flag per labelled die) leaves dice out: they count neither as dice nor, where a
+    detection pairs with them, as something read that is not there (dice judged unreadable by eye).
     """
     pairs = match(truth_boxes, detections, faces=faces)
+    if ignore is not None and any(ignore):
+        kept = [i for i in range(len(truth_pips)) if not ignore[i]]
+        renumber = {i: k for k, i in enumerate(kept)}
+        skipped = {j for i, j in pairs if ignore[i]}
+        keep_det = [j for j in range(len(detections)) if j not in skipped]
+        detections = detections[np.array(keep_det, dtype=int)]
+        column = {j: k for k, j in enumerate(keep_det)}
+        pairs = [(renumber[i], column[j]) for i, j in pairs if not ignore[i]]
+        truth_boxes, truth_pips = truth_boxes[kept], [truth_pips[i] for i in kept]
+        truth_colours = None if truth_colours is None else [truth_colours[i] for i in kept]
+        truth_biggy = None if truth_biggy is None else [truth_biggy[i] for i in kept]
     in_play = sorted({c for c in truth_colours or () if c is not None})
     head = detections.data.get("colour_scores")
     restricted = ColourBook(in_play).decide(head) if in_play and head is not None and len(head) else None
@@ -199,25 +217,56 @@ def split_rows(real: Path, split: str) -> list[dict[str, str]]:
         return [row for row in csv.DictReader(handle) if row["split"] == split]
 
 
-def evaluate_real(detector: DiceDetector, real: Path) -> dict[str, Tally]:
+AUDIT = ROOT / "models" / "die_reader" / "real_val_misreads.csv"
+"""The real val dice judged by eye (``python -m models.die_reader.audit``; its ``by_eye`` column)."""
+NOT_READABLE = ("unreadable", "ambiguous", "label_doubtful")
+"""The verdicts that leave a die out of the dice judged readable by eye."""
+
+
+def unreadable_dice(audit: Path = AUDIT) -> dict[str, np.ndarray]:
+    """Per photo, the boxes of the val dice judged by eye not readable (unreadable, ambiguous, doubtful label)."""
+    if not audit.exists():
+        return {}
+    found: dict[str, list[list[float]]] = {}
+    with open(audit, newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["by_eye"] in NOT_READABLE:
+                found.setdefault(row["image"], []).append([float(row[k]) for k in ("x0", "y0", "x1", "y1")])
+    return {image: np.array(boxes) for image, boxes in found.items()}
+
+
+def _judged(boxes: np.ndarray, judged: np.ndarray | None) -> list[bool]:
+    """Which labelled boxes are among ``judged`` (the audit keeps them rounded to 0.1 px)."""
+    if judged is None or not len(boxes):
+        return [False] * len(boxes)
+    return [bool((np.abs(judged - box).max(axis=1) <= 0.06).any()) for box in boxes]
+
+
+def evaluate_real(detector: DiceDetector, real: Path, audit: Path | None = None) -> dict[str, Tally]:
     """The real photos of the val split (or every labelled image of a folder without split.csv).
 
     Tallies: ``real_val``, the issue's (IoU >= 0.5 with the labelled box); ``real_val_face_labels``, which
     also counts a die whose label boxes only its top face inside the detected die (``face_pairs``);
-    and, where split.csv tells which photos are in colour, ``real_val_colour_trays``: the issue's
+    where split.csv tells which photos are in colour, ``real_val_colour_trays``: the issue's
     figure on those alone (dice of many colours in trays, top-down: the look of the held-out set kept
-    outside the repository).
+    outside the repository); and with ``audit`` (the val dice judged by eye, ``AUDIT`` for real-d6-rune55),
+    ``real_val_readable`` and ``real_val_readable_face_labels``: the first two figures over the dice judged
+    readable by eye (every die but those the audit judged unreadable, ambiguous or wrongly labelled).
     """
     tallies = {"real_val": Tally(), "real_val_face_labels": Tally()}
+    judged: dict[str, np.ndarray] = {}
     if (real / "split.csv").exists():
         rows = split_rows(real, "val")
         images = [real / "images" / row["image"] for row in rows]
         colour = {row["image"] for row in rows if row.get("colour") == "colour"}
+        judged = unreadable_dice(audit) if audit is not None else {}
     else:
         images = sorted(p for p in (real / "images").iterdir() if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
         colour = set()
     if colour:
         tallies["real_val_colour_trays"] = Tally()
+    if judged:
+        tallies |= {"real_val_readable": Tally(), "real_val_readable_face_labels": Tally()}
     for path in images:
         image = cv2.imread(str(path))
         if image is None:
@@ -229,6 +278,10 @@ def evaluate_real(detector: DiceDetector, real: Path) -> dict[str, Tally]:
         score_image(tallies["real_val_face_labels"], boxes, pips, detections, faces=True)
         if path.name in colour:
             score_image(tallies["real_val_colour_trays"], boxes, pips, detections)
+        if judged:
+            ignore = _judged(boxes, judged.get(path.name))
+            score_image(tallies["real_val_readable"], boxes, pips, detections, ignore=ignore)
+            score_image(tallies["real_val_readable_face_labels"], boxes, pips, detections, faces=True, ignore=ignore)
     return tallies
 
 
@@ -350,6 +403,10 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=0, help="games of each benchmark table: the dice found by "
                         "colour and on crowded casinos, at the table's detector threshold")  # fmt: skip
     parser.add_argument("--speed", type=int, default=30, help="frames timed at 1280x720")
+    parser.add_argument("--observation", action="store_true", help="also measure the camera interpreter's "
+                        "observation model for these weights (rendered games of the nine Las Vegas tables and "
+                        "Royale's main game, models.observation.SHIPPED_SEEDS; about an hour on two cores) and "
+                        "write it beside them: MODELS/observation.json")  # fmt: skip
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
     parser.add_argument("--models", type=Path, default=HERE.parent, help="folder with dice_detector/ and die_reader/")
     parser.add_argument("--detector", type=Path, help="another detector folder, e.g. the one-stage models/dice_pips "
@@ -370,7 +427,8 @@ def main() -> None:
         args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():
-        results |= {name: tally.summary() for name, tally in evaluate_real(detector, args.real).items()}
+        audit = AUDIT if args.real.resolve() == REAL.resolve() else None  # the verdicts of real-d6-rune55's dice
+        results |= {name: tally.summary() for name, tally in evaluate_real(detector, args.real, audit).items()}
     if args.synthetic:
         results["synthetic_heldout"] = evaluate_synthetic(detector, args.synthetic).summary()
     if args.games:
@@ -381,6 +439,13 @@ def main() -> None:
     if args.speed:
         results["speed_1280x720"] = measure_speed(detector, args.speed)
     print(json.dumps(results, indent=1))
+    if args.observation:
+        from models.observation import measure_reader
+
+        model = measure_reader(args.models)
+        (args.models / OBSERVATION).write_text(json.dumps(model.to_json(), indent=1) + "\n")
+        print(f"wrote {args.models / OBSERVATION}: {model.source['readings']} readings, "
+              f"{model.source['dice_present']} dice")  # fmt: skip
     if not args.no_write:
         (HERE / "metrics.json").write_text(json.dumps(results, indent=1) + "\n")
         with open(HERE / "metrics.csv", "w", newline="") as handle:

@@ -2,10 +2,12 @@
 
     python -m models.die_reader.evaluate
 
-Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes) and ``val_synth.npz``
-(held-out renders, jittered boxes), from ``datasets/die_reader_<size>/`` for a reader of another input
-size, runs the reader through ``vision.detect.read_crops`` exactly as inference does (with and without
-the quarter-turn averaging; the size's relative error where the reader tells it), and writes
+Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes), ``val_synth.npz``
+(held-out renders, jittered boxes) and, where made (``make_dataset --hard-val``), ``val_hard.npz`` (the
+same held-out scenes with hard hobby dice: smoke, swirled, pearl, coloured pips, deep colours), from
+``datasets/die_reader_<size>/`` for a reader of another input size, runs the reader through
+``vision.detect.read_crops`` exactly as inference does (with and without the quarter-turn averaging; the
+size's relative error where the reader tells it), and writes
 ``metrics.json`` and ``metrics.csv`` beside this file.
 """
 
@@ -54,7 +56,9 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="print only, do not update metrics files")
     args = parser.parse_args()
     session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
-    results = {name: measure(session, name) for name in ("val_real", "val_synth")}
+    size = int(session.get_inputs()[0].shape[2])
+    sets = [name for name in ("val_real", "val_synth", "val_hard") if (dataset_dir(size) / f"{name}.npz").exists()]
+    results = {name: measure(session, name) for name in sets}
     print(json.dumps(results, indent=1))
     if args.no_write:
         return

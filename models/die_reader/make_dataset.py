@@ -2,8 +2,9 @@
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
         [--size 48] [--whole-die] [--palette-share 0.5] [--game-frames 300] [--royale-frames 300]
+        [--hard-share 0.3] [--hard-val 100]
 
-Writes ``datasets/die_reader/{train,val_real,val_synth}.npz`` (ignored by git; crops of another
+Writes ``datasets/die_reader/{train,val_real,val_synth[,val_hard]}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
 (N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
 colours), ``biggy`` and ``real`` flags, and ``size``: the die's size in the picture (square root of its
@@ -106,16 +107,26 @@ def _label_crops(image: np.ndarray, dice: list, rng: np.random.Generator, size: 
             out["real"].append(False)
 
 
-def synthetic_crops(seed: int, size: int = CROP_SIZE, palette_share: float = 0.0) -> dict[str, list]:
+HARD = 0.7
+"""In a scene chosen to show hard dice (``--hard-share``), the share of its colours drawn as hobby dice."""
+
+
+def synthetic_crops(seed: int, size: int = CROP_SIZE, palette_share: float = 0.0, hard_share: float = 0.0,
+                    ) -> dict[str, list]:  # fmt: skip
     """Crops of every labelled die of one synthetic scene, cut from the full-resolution frame.
 
     A ``palette_share`` of the scenes (drawn from the seed) show the players' dice in colours of the whole
     palette (``render_scene(any_palette=True)``): the Las Vegas games alone never show grey, violet,
-    orange, pink, brown or cyan dice, which Boulevard's players and Royale's tiles use.
+    orange, pink, brown or cyan dice, which Boulevard's players and Royale's tiles use. A ``hard_share``
+    of them (drawn apart) show most colours as hobby dice the reader finds hard (``render_scene(hard=...)``,
+    ``vision.synth.scene.hard_look``: smoke, swirled, pearl, dark bodies with coloured pips, deep colours);
+    ``hard_share`` 1 draws every colour so (the held-out ``val_hard`` set).
     """
     from vision.synth.scene import render_scene
 
-    scene = render_scene(seed, any_palette=bool(np.random.default_rng([seed, 17]).random() < palette_share))
+    hard = 1.0 if hard_share >= 1 else HARD * float(np.random.default_rng([seed, 23]).random() < hard_share)
+    any_palette = bool(np.random.default_rng([seed, 17]).random() < palette_share)
+    scene = render_scene(seed, any_palette=any_palette, hard=hard)
     out = _empty()
     _label_crops(scene.image, scene.dice, np.random.default_rng(seed + 7), size, out)
     return out
@@ -190,6 +201,15 @@ def main() -> None:
                         "Vegas games, players of every palette colour (one in ten for val_synth)")  # fmt: skip
     parser.add_argument("--royale-frames", type=int, default=0, help="also crops of still frames of rendered "
                         "Royale games with the tiles' grey and black dice (one in ten for val_synth)")  # fmt: skip
+    parser.add_argument(
+        "--hard-share",
+        type=float,
+        default=0.0,
+        help="share of the synthetic training scenes "
+        "whose dice look as hard hobby dice do (smoke, swirled, pearl, coloured pips, deep colours)",
+    )
+    parser.add_argument("--hard-val", type=int, default=0, help="held-out scenes of hard hobby dice only "
+                        "(val_hard.npz; the val scenes' seeds, every colour drawn hard)")  # fmt: skip
     parser.add_argument("--blender", type=Path, help="also train on the Blender photos in this folder "
                         "(python -m vision.synth.blender)")  # fmt: skip
     args = parser.parse_args()
@@ -198,13 +218,16 @@ def main() -> None:
     args.out = args.out or dataset_dir(args.size)
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed * 1_000_000
-    crops = partial(synthetic_crops, size=args.size, palette_share=args.palette_share)
+    crops = partial(synthetic_crops, size=args.size, palette_share=args.palette_share, hard_share=args.hard_share)
+    hard_crops = partial(synthetic_crops, size=args.size, palette_share=0.5, hard_share=1.0)
     widen = DiceDetector() if args.whole_die else None
     games = [("game", base + 700_000 + i) for i in range(args.game_frames)]
     games += [("royale", base + 800_000 + i) for i in range(args.royale_frames)]
     with ProcessPoolExecutor(args.workers) as pool:
         train_synth = list(pool.map(crops, range(base, base + args.synthetic_train), chunksize=8))
-        val_synth = list(pool.map(crops, range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))
+        val_synth = list(pool.map(partial(synthetic_crops, size=args.size, palette_share=args.palette_share),
+                                  range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))  # fmt: skip
+        val_hard = list(pool.map(hard_crops, range(base + 500_000, base + 500_000 + args.hard_val), chunksize=8))
         stills = list(pool.map(partial(game_crops, size=args.size), games, chunksize=2))
     train_synth += [part for k, part in enumerate(stills) if k % 10]
     val_synth += stills[::10]
@@ -219,6 +242,7 @@ def main() -> None:
         ),
         "val_real": _merge([real_crops(args.real, "val", 1, args.seed, args.size)], args.size),
         "val_synth": _merge(val_synth, args.size),
+        **({"val_hard": _merge(val_hard, args.size)} if val_hard else {}),
     }
     summary = {}
     for name, arrays in sets.items():

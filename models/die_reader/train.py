@@ -203,7 +203,8 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
     train = load("train", args.size)
-    val_real, val_synth = load("val_real", args.size), load("val_synth", args.size)
+    held_out = {name: load(name, args.size) for name in ("val_real", "val_synth", "val_hard")
+                if name != "val_hard" or (dataset_dir(args.size) / "val_hard.npz").exists()}  # fmt: skip
     model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
@@ -280,7 +281,7 @@ def main() -> None:
             schedule.step()
             total += float(loss.detach()) * len(idx)
         metrics = {"epoch": epoch + 1, "loss": total / len(order), "seconds": round(time.perf_counter() - started, 1),
-                   "val_real": evaluate(model, val_real), "val_synth": evaluate(model, val_synth)}  # fmt: skip
+                   **{name: evaluate(model, data) for name, data in held_out.items()}}  # fmt: skip
         history.append(metrics)
         print(json.dumps(metrics), flush=True)
         state = {"model": model.state_dict(), "optimiser": optimiser.state_dict(), "schedule": schedule.state_dict(),

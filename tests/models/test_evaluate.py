@@ -7,11 +7,13 @@ import pytest
 
 from models.dice_detector.evaluate import (
     Tally,
+    _judged,
     cover_matrix,
     cpu_description,
     iou_matrix,
     match,
     score_image,
+    unreadable_dice,
     yolo_labels,
 )
 from models.dice_detector.make_dataset import _yolo_line, whole_die_boxes
@@ -78,6 +80,35 @@ def test_score_image_counts_read_right_extra_and_perfect():
     assert (tally.dice, tally.read_right, tally.extra, tally.perfect) == (4, 3, 1, 1)
     assert summary["dice_read_right_pct"] == 75.0 and summary["photos_perfect_pct"] == 50.0
     assert (tally.colour_total, tally.colour_right, tally.biggy_right) == (1, 1, 1)
+
+
+def test_dice_judged_unreadable_count_neither_as_dice_nor_as_extra_detections():
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], float)
+    found = detections([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], [2, 6, 1, 3])
+    every, readable = Tally(), Tally()
+    score_image(every, truth, [2, 5, 1], found, ["red", "blue", "red"])
+    score_image(readable, truth, [2, 5, 1], found, ["red", "blue", "red"], ignore=[False, True, False])
+    assert (every.dice, every.read_right, every.extra, every.colour_total) == (3, 2, 1, 3)
+    assert (readable.dice, readable.found, readable.read_right, readable.extra) == (2, 2, 2, 1)
+    assert readable.colour_total == 2 and readable.colour_right == 2  # the red ones, the blue die left out
+    # Left out, a die read wrong makes no photo imperfect; the detection on no die still does.
+    alone = Tally()
+    score_image(alone, truth, [2, 5, 1], found[:3], ignore=[False, True, False])
+    assert (alone.perfect, alone.extra) == (1, 0)
+
+
+def test_the_audit_verdicts_name_the_dice_left_out(tmp_path):
+    audit = tmp_path / "audit.csv"
+    audit.write_text("number,image,x0,y0,x1,y1,label,read,confidence,colour_photo,by_eye\n"
+                     "0,a.jpg,10.0,20.0,30.0,40.0,3,2,0.5,False,unreadable\n"
+                     "1,a.jpg,50.0,20.0,70.0,40.0,3,2,0.5,False,readable\n"
+                     "2,b.jpg,1.0,2.0,3.0,4.0,1,2,0.5,False,ambiguous\n")  # fmt: skip
+    judged = unreadable_dice(audit)
+    assert sorted(judged) == ["a.jpg", "b.jpg"] and len(judged["a.jpg"]) == 1
+    labels = np.array([[10.02, 19.98, 30.0, 40.04], [50.0, 20.0, 70.0, 40.0], [10.5, 20.0, 30.0, 40.0]])
+    assert _judged(labels, judged["a.jpg"]) == [True, False, False]  # the audit keeps boxes to 0.1 px
+    assert _judged(labels, None) == [False, False, False]
+    assert unreadable_dice(tmp_path / "none.csv") == {}
 
 
 def test_yolo_labels_round_trip(tmp_path):
@@ -170,6 +201,14 @@ def test_evaluate_real_tallies_the_issues_figure_the_face_labels_and_the_colour_
     assert (faces.dice, faces.read_right, faces.extra) == (2, 2, 2)
     assert (trays.images, trays.dice, trays.read_right) == (1, 1, 1)
     assert strict.errors == ["unreadable broken.jpg"]
+    # With the audit's verdicts, the grey photo's die judged unreadable is left out of the readable figures.
+    audit = tmp_path / "audit.csv"
+    audit.write_text("number,image,x0,y0,x1,y1,label,read,confidence,colour_photo,by_eye\n"
+                     "0,grey.jpg,10.0,10.0,20.0,18.0,3,4,0.5,False,unreadable\n")  # fmt: skip
+    tallies = evaluate_real(detector, tmp_path, audit)
+    readable, readable_faces = tallies["real_val_readable"], tallies["real_val_readable_face_labels"]
+    assert (readable.dice, readable.read_right, readable.extra) == (1, 1, 3)  # no label pairs with the grey die's box
+    assert (readable_faces.dice, readable_faces.read_right, readable_faces.extra) == (1, 1, 2)  # its face label does
 
 
 def test_the_speed_record_names_the_processor_and_its_vector_instructions(tmp_path):

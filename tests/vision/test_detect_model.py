@@ -223,3 +223,41 @@ def test_violet_dice_are_read_violet_and_show_me_your_dice_keeps_them_so():
         pipeline.learn_colour(player, first_roll(pipeline, player)[0])
     assert first_roll(pipeline, "violet")[1] == ["violet"] * 8
     assert set(first_roll(pipeline, "white")[1]) == {"white"}
+
+
+def _models_copy(tmp_path: Path) -> Path:
+    """A models folder holding links to the shipped reader's configs and weights (a user's own models)."""
+    for folder in ("dice_detector", "die_reader"):
+        (tmp_path / folder).mkdir()
+        for name in ("config.json", "detector.onnx" if folder == "dice_detector" else "reader.onnx"):
+            (tmp_path / folder / name).symlink_to(MODELS / folder / name)
+    return tmp_path
+
+
+def test_the_referee_weighs_a_reader_with_the_observation_model_measured_beside_it(tmp_path, recwarn):
+    from referee import find_ruleset, new_game
+    from referee.interpret.model import ObservationModel
+    from vision.detect import ModelError
+    from vision.pipeline import referee_pipeline
+
+    shipped = table_reader()
+    assert shipped.observation == ObservationModel.default() and not recwarn.list
+    models = _models_copy(tmp_path)
+    with pytest.warns(UserWarning, match=r"no observation model in .*--observation"):
+        reader = table_reader(models)
+    assert reader.observation == ObservationModel.generic()
+    # One measured beside those weights is the one the interpreter weighs their readings with.
+    measured = ObservationModel.default().to_json()
+    (models / "observation.json").write_text(json.dumps({**measured, "extra": 0.05}))
+    reader = table_reader(models)
+    assert reader.observation.extra == 0.05 and not recwarn.list
+    pipeline = referee_pipeline(reader, new_game(find_ruleset("las-vegas"), ["red", "blue"]))
+    assert pipeline.observer.model is reader.observation
+    # Measured for other weights: used, with a warning; a broken file: a clear error.
+    stale = {**measured, "source": {**measured["source"], "weights": {"dice_detector": "0" * 64, "die_reader": "1"}}}
+    (models / "observation.json").write_text(json.dumps(stale))
+    with pytest.warns(UserWarning, match="measured for other weights"):
+        assert table_reader(models).observation.extra == measured["extra"]
+    (models / "observation.json").write_text("{not json")
+    with pytest.raises(ModelError, match=r"observation\.json is not an observation model"):
+        table_reader(models)

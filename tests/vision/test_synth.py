@@ -120,3 +120,23 @@ def test_a_die_laid_on_a_full_casino_pushes_the_crowd_aside_within_the_casino():
         before = {die.track: (pose.x_mm, pose.y_mm) for pose, die in layout}
     assert max(len(dice) for moment in game.moments for dice in moment.snapshot.casinos) >= 19
     assert pushed >= 5  # dice were shoved aside
+
+
+def test_hard_hobby_dice_change_only_how_the_dice_look():
+    """``render_scene(hard=...)``: smoke, swirled and pearl bodies, coloured pips; the same table and labels."""
+    from vision.synth.dice import DieLook
+    from vision.synth.scene import HARD_KINDS, hard_look
+
+    plain, hard = render_scene(4242), render_scene(4242, hard=1.0)
+    assert hard.dice == plain.dice and hard.notation == plain.notation
+    assert not np.array_equal(hard.image, plain.image)
+    assert np.array_equal(render_scene(4242, hard=1.0).image, hard.image)  # seeded
+    looks = [hard_look(name, np.random.default_rng(k)) for k in range(60) for name in ("red", "black", "white")]
+    assert {look.finish for look in looks} >= {"translucent", "marbled", "pearl", "matte"}
+    assert len(HARD_KINDS) == 5 and all(isinstance(look, DieLook) for look in looks)
+    for look in looks:  # the pips always stand out from the body, as on real dice
+        assert np.abs(np.subtract(look.pip_bgr, look.body_bgr)).sum() >= 150 or look.pip_bgr == (20, 20, 20)
+    smoke = [look for look in looks if look.finish == "translucent"]
+    assert smoke and all(0.45 <= look.alpha <= 0.7 for look in smoke)
+    swirled = [look for look in looks if look.finish == "marbled"]
+    assert swirled and all(look.vein_bgr is not None for look in swirled)

@@ -61,11 +61,16 @@ class DieLook:
     pip_bgr: tuple[int, int, int]
     """Pip colour."""
     finish: str = "matte"
-    """matte, glossy, marbled or translucent."""
+    """matte, glossy, marbled, translucent or pearl."""
     pip_radius: float = 0.17
     """Pip radius in face units."""
     vein_seed: int = 0
-    """Seed of the marbled texture."""
+    """Seed of the marbled texture (and of a pearl's sheen)."""
+    alpha: float = 0.72
+    """How opaque a translucent body is (a dark "smoke" die lets more of the table through)."""
+    vein_bgr: tuple[int, int, int] | None = None
+    """A marbled die's swirls in a second colour, broad (resin dice swirled in two colours); None: fine
+    veins of a lighter shade of the body."""
 
 
 def _faces_values(top: int, side: int) -> list[int]:
@@ -205,7 +210,10 @@ def draw_die(
         cv2.fillPoly(layer, pts(face), _bgr(face_colour), cv2.LINE_AA)
         cv2.fillPoly(roi_mask, pts(edge), 255)
         if look.finish == "marbled":
-            _marble(layer, face * scale - offset, face_colour, look.vein_seed + value)
+            vein = None if look.vein_bgr is None else np.array(look.vein_bgr, dtype=float) * shade
+            _marble(layer, face * scale - offset, face_colour, look.vein_seed + value, vein)
+        elif look.finish == "pearl":
+            _pearl(layer, face * scale - offset, face_colour, look.vein_seed + value)
         radius = look.pip_radius * (1.3 if value == 1 else 1.0)
         pip_colour = _bgr(pip * (0.55 + 0.45 * shade))
         for pu, pv in PIP_LAYOUT[value]:
@@ -214,27 +222,61 @@ def draw_die(
         if look.finish == "glossy" and normal[2] > 0.5:
             _gloss(layer, face * scale - offset, rng)
     if look.finish == "translucent":
-        alpha = 0.72
+        alpha = look.alpha
         cover = roi_mask > 0
         roi[cover] = (alpha * layer[cover] + (1 - alpha) * roi[cover]).astype(image.dtype)
     return outline
 
 
-def _marble(image: np.ndarray, polygon: np.ndarray, colour: np.ndarray, seed: int) -> None:
+def _face_region(image: np.ndarray, polygon: np.ndarray) -> tuple[int, int, int, int, np.ndarray] | None:
+    """The face's bounding rectangle in ``image`` (x0, y0, x1, y1) and its mask there; None when too small."""
     x0, y0 = np.floor(polygon.min(axis=0)).astype(int)
     x1, y1 = np.ceil(polygon.max(axis=0)).astype(int)
     h, w = image.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return
-    veins = np.random.default_rng(seed).random((max(2, (y1 - y0) // 6), max(2, (x1 - x0) // 6)))
-    veins = cv2.resize(veins.astype(np.float32), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+        return None
     region = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(region, [np.round(polygon - [x0, y0]).astype(np.int32)], 255)
-    lighter = np.array(_bgr(colour * 0.6 + 255 * 0.4))
-    amount = (np.clip(np.abs(np.sin(veins * 9.0)) - 0.6, 0, 1) * 2.5)[..., None] * (region[..., None] > 0)
+    return x0, y0, x1, y1, region > 0
+
+
+def _marble(image: np.ndarray, polygon: np.ndarray, colour: np.ndarray, seed: int,
+            vein: np.ndarray | None = None) -> None:  # fmt: skip
+    """Veins over a face: fine and lighter than the body, or (``vein``) broad swirls of a second colour."""
+    found = _face_region(image, polygon)
+    if found is None:
+        return
+    x0, y0, x1, y1, inside = found
+    cell = 6 if vein is None else 10
+    veins = np.random.default_rng(seed).random((max(2, (y1 - y0) // cell), max(2, (x1 - x0) // cell)))
+    veins = cv2.resize(veins.astype(np.float32), (x1 - x0, y1 - y0), interpolation=cv2.INTER_CUBIC)
+    if vein is None:
+        tint = np.array(_bgr(colour * 0.6 + 255 * 0.4))
+        amount = np.clip(np.abs(np.sin(veins * 9.0)) - 0.6, 0, 1) * 2.5
+    else:
+        tint = np.array(_bgr(vein))
+        amount = np.clip((np.sin(veins * 6.0) - 0.1) * 2.0, 0, 1)
+    amount = amount[..., None] * inside[..., None]
     patch = image[y0:y1, x0:x1].astype(float)
-    image[y0:y1, x0:x1] = (patch * (1 - amount) + lighter * amount).astype(image.dtype)
+    image[y0:y1, x0:x1] = (patch * (1 - amount) + tint * amount).astype(image.dtype)
+
+
+def _pearl(image: np.ndarray, polygon: np.ndarray, colour: np.ndarray, seed: int) -> None:
+    """A pearl body's sheen: soft lighter bands across the face, tinted as mother-of-pearl is."""
+    found = _face_region(image, polygon)
+    if found is None:
+        return
+    x0, y0, x1, y1, inside = found
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0 : y1 - y0, 0 : x1 - x0].astype(float)
+    angle, waves = rng.uniform(0, np.pi), rng.uniform(0.8, 2.0)
+    along = (xx * np.cos(angle) + yy * np.sin(angle)) / max(x1 - x0, y1 - y0, 1)
+    amount = (0.5 + 0.5 * np.sin(2 * np.pi * waves * along + rng.uniform(0, 2 * np.pi))) * rng.uniform(0.25, 0.5)
+    tint = np.array(_bgr(colour * 0.5 + np.array([235.0, 215.0, 245.0]) * 0.5))
+    amount = amount[..., None] * inside[..., None]
+    patch = image[y0:y1, x0:x1].astype(float)
+    image[y0:y1, x0:x1] = (patch * (1 - amount) + tint * amount).astype(image.dtype)
 
 
 def _gloss(image: np.ndarray, polygon: np.ndarray, rng: np.random.Generator) -> None:

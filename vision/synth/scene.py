@@ -106,6 +106,47 @@ def _look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, D
     return name, DieLook(body, pip, finish, float(rng.uniform(0.14, 0.2)), int(rng.integers(1 << 30)))
 
 
+HARD_KINDS = ("smoke", "swirled", "pearl", "dark", "deep")
+"""The dice real photos show that the reader finds hard (see :func:`hard_look`)."""
+_COLOURED_PIPS = ((30, 30, 170), (40, 40, 215), (40, 150, 210), (60, 200, 230), (40, 170, 40), (245, 245, 245))
+"""Pips of hobby dice on dark bodies: red, bright red, orange-gold, yellow, green and white (BGR)."""
+
+
+def hard_look(name: str, rng: np.random.Generator) -> DieLook:
+    """A die of palette colour ``name`` as hobby dice look, which the reader finds hard to read.
+
+    One of :data:`HARD_KINDS`: *smoke*, a dark translucent body with coloured pips; *swirled*, a body
+    swirled broadly with a second colour (black or another), coloured pips; *pearl*, a deep body with a
+    sheen; *dark*, the body darker than the palette's with coloured pips; *deep*, the body more saturated
+    and darker or brighter (royal blue, bright violet). The body stays nearer ``name`` than any other
+    colour a person would call it; light bodies (white, yellow, grey) are not darkened.
+    """
+    kind = HARD_KINDS[int(rng.integers(len(HARD_KINDS)))]
+    base = np.array(PALETTE[name], dtype=float)
+    light = name in ("white", "yellow", "grey", "pink", "cyan")
+    if kind in ("smoke", "dark", "pearl") and not light:
+        base = base * rng.uniform(0.55, 0.85)
+    elif kind == "deep":
+        hsv = cv2.cvtColor(np.uint8([[np.clip(base, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0].astype(float)
+        if name not in ("black", "white", "grey"):
+            hsv[1] = min(255.0, hsv[1] * rng.uniform(1.0, 1.3))
+        hsv[2] = np.clip(hsv[2] * rng.uniform(0.7 if light else 0.6, 1.2), 0, 255)
+        base = cv2.cvtColor(np.uint8([[hsv]]), cv2.COLOR_HSV2BGR)[0, 0].astype(float)
+    body = tuple(int(np.clip(c + rng.normal(0, 8), 0, 255)) for c in base)
+    pips = [p for p in _COLOURED_PIPS if np.abs(np.subtract(p, body)).sum() >= 150] or [(20, 20, 20)]
+    pip = pips[int(rng.integers(len(pips)))]
+    vein = None
+    if kind == "swirled":
+        others = [(25, 25, 25), (235, 235, 235), *(PALETTE[c] for c in ("red", "blue", "green", "violet"))]
+        vein = others[int(rng.integers(len(others)))]
+        if np.abs(np.subtract(vein, body)).sum() < 90:
+            vein = (25, 25, 25) if sum(body) > 300 else (235, 235, 235)
+    surface = str(rng.choice(["matte", "glossy"]))  # drawn for every kind: each look takes the same draws
+    finish = {"smoke": "translucent", "swirled": "marbled", "pearl": "pearl"}.get(kind, surface)
+    alpha = float(rng.uniform(0.45, 0.7)) if kind == "smoke" else 0.72
+    return DieLook(body, pip, finish, float(rng.uniform(0.13, 0.2)), int(rng.integers(1 << 30)), alpha, vein)
+
+
 @dataclass(frozen=True)
 class _Zone:
     number: int
@@ -291,7 +332,7 @@ _SIZES = ((640, 480), (800, 600), (1024, 768), (1280, 720), (1280, 960), (1600, 
 
 
 def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int] | None = None,
-                 effects: bool = True, any_palette: bool = False) -> Scene:  # fmt: skip
+                 effects: bool = True, any_palette: bool = False, hard: float = 0.0) -> Scene:  # fmt: skip
     """Renders one table photo.
 
     Args:
@@ -301,6 +342,9 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         effects: hands, light changes, blur, noise and JPEG artefacts (off for geometry tests).
         any_palette: the players' dice in colours drawn from the whole palette (each player another one,
             grey, violet, orange, pink, brown and cyan as often as the base box's), not the state's; drawn
+            apart from the rest, so the scene is otherwise the same.
+        hard: the share of the colours whose dice look as hobby dice do that the reader finds hard
+            (:func:`hard_look`: smoke, swirled, pearl, dark bodies with coloured pips, deep colours); drawn
             apart from the rest, so the scene is otherwise the same.
     """
     rng = np.random.default_rng(seed)
@@ -321,6 +365,11 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         if any_colour and colour is not state.neutral:
             arbitrary.add(colour)
         looks[colour] = _look(name, rng, colour in arbitrary)
+    if hard:
+        hard_rng = np.random.default_rng([seed, 19])
+        for colour, (name, _) in looks.items():
+            if hard_rng.random() < hard:
+                looks[colour] = (name, hard_look(name, hard_rng))
 
     tilt = float(rng.uniform(0, 45))
     fov = float(rng.uniform(50, 75))

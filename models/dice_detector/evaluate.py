@@ -217,22 +217,32 @@ def split_rows(real: Path, split: str) -> list[dict[str, str]]:
         return [row for row in csv.DictReader(handle) if row["split"] == split]
 
 
-AUDIT = ROOT / "models" / "die_reader" / "real_val_misreads.csv"
-"""The real val dice judged by eye (``python -m models.die_reader.audit``; its ``by_eye`` column)."""
+AUDIT = (
+    ROOT / "models" / "die_reader" / "real_val_misreads.csv",
+    ROOT / "models" / "die_reader" / "real_val_end_to_end.csv",
+)
+"""The real val dice judged by eye (``python -m models.die_reader.audit``; their ``by_eye`` column): those v7
+misread from their labelled boxes, and those the whole reader did not read right after that."""
 NOT_READABLE = ("unreadable", "ambiguous", "label_doubtful")
 """The verdicts that leave a die out of the dice judged readable by eye."""
 
 
-def unreadable_dice(audit: Path = AUDIT) -> dict[str, np.ndarray]:
-    """Per photo, the boxes of the val dice judged by eye not readable (unreadable, ambiguous, doubtful label)."""
-    if not audit.exists():
-        return {}
+def judged_dice(audit: Sequence[Path] = AUDIT, verdicts: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+    """Per photo, the boxes of the val dice judged by eye (with ``verdicts``, those judged so only)."""
     found: dict[str, list[list[float]]] = {}
-    with open(audit, newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["by_eye"] in NOT_READABLE:
-                found.setdefault(row["image"], []).append([float(row[k]) for k in ("x0", "y0", "x1", "y1")])
+    for path in audit:
+        if not path.exists():
+            continue
+        with open(path, newline="") as handle:
+            for row in csv.DictReader(handle):
+                if verdicts is None or row["by_eye"] in verdicts:
+                    found.setdefault(row["image"], []).append([float(row[k]) for k in ("x0", "y0", "x1", "y1")])
     return {image: np.array(boxes) for image, boxes in found.items()}
+
+
+def unreadable_dice(audit: Sequence[Path] = AUDIT) -> dict[str, np.ndarray]:
+    """Per photo, the boxes of the val dice judged by eye not readable (unreadable, ambiguous, doubtful label)."""
+    return judged_dice(audit, NOT_READABLE)
 
 
 def _judged(boxes: np.ndarray, judged: np.ndarray | None) -> list[bool]:
@@ -242,7 +252,7 @@ def _judged(boxes: np.ndarray, judged: np.ndarray | None) -> list[bool]:
     return [bool((np.abs(judged - box).max(axis=1) <= 0.06).any()) for box in boxes]
 
 
-def evaluate_real(detector: DiceDetector, real: Path, audit: Path | None = None) -> dict[str, Tally]:
+def evaluate_real(detector: DiceDetector, real: Path, audit: Sequence[Path] | None = None) -> dict[str, Tally]:
     """The real photos of the val split (or every labelled image of a folder without split.csv).
 
     Tallies: ``real_val``, the issue's (IoU >= 0.5 with the labelled box); ``real_val_face_labels``, which

@@ -1,12 +1,17 @@
 """Contact sheets of the real val dice the shipped die reader misreads, to judge them by eye.
 
-    python -m models.die_reader.audit [--out runs/die_reader/audit] [--weights reader.onnx]
+    python -m models.die_reader.audit [--out runs/die_reader/audit] [--weights reader.onnx] [--end-to-end]
 
 Reads every labelled die of the real photos' val split from its exact box in four turns, as
 ``evaluate`` does, and writes ``misreads.csv`` (one row per misread die, numbered as on the sheets)
 and ``sheet_<k>.png`` (24 dice a sheet, each shown 160 px wide with its number, label and reading).
 The audit of v7's misreads, each judged by eye, is ``real_val_misreads.csv`` beside this file (its
 ``by_eye`` column; see the model card).
+
+With ``--end-to-end``, the dice the whole reader (detector and die reader, as ``evaluate`` reads a photo) does
+not read right, found or not, that no verdict names yet: ``end_to_end.csv`` and its sheets. Their verdicts are
+``real_val_end_to_end.csv`` beside this file; ``evaluate``'s readable figures leave out every die either file
+judges unreadable, ambiguous or wrongly labelled.
 """
 
 from __future__ import annotations
@@ -19,9 +24,9 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from models.dice_detector.evaluate import REAL, split_rows, yolo_labels
+from models.dice_detector.evaluate import REAL, _judged, judged_dice, match, split_rows, yolo_labels
 from vision.crops import crop_die
-from vision.detect import read_crops
+from vision.detect import MODELS, DiceDetector, read_crops
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -46,6 +51,34 @@ def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object
                 corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
                 found.append({"number": len(found), "image": row["image"], **corners, "label": label,
                               "read": read, "confidence": round(float(p.max()), 3),
+                              "colour_photo": row.get("colour") == "colour"})  # fmt: skip
+    return found
+
+
+def failures(detector: DiceDetector, real: Path, judged: dict[str, np.ndarray]) -> list[dict[str, object]]:
+    """Every val die the whole reader (detector and die reader, as ``evaluate``) does not read right, not judged yet.
+
+    A die is read right as in ``evaluate``'s readable figure (IoU >= 0.5, or its top face's label inside
+    the detected die); ``read`` is empty for a die not found. Dice in ``judged`` (per photo, boxes already
+    judged by eye: ``evaluate.judged_dice``) are left out.
+    """
+    found: list[dict[str, object]] = []
+    for row in split_rows(real, "val"):
+        image = cv2.imread(str(real / "images" / row["image"]))
+        if image is None:
+            raise SystemExit(f"cannot read {real / 'images' / row['image']}")
+        boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", image.shape[1], image.shape[0])
+        detections = detector(image)
+        pairs = dict(match(boxes, detections, faces=True))
+        seen = _judged(boxes, judged.get(row["image"]))
+        for i, (box, label) in enumerate(zip(boxes, pips, strict=True)):
+            j = pairs.get(i)
+            read = None if j is None else int(detections.data["pips"][j])
+            if read != label and not seen[i]:
+                corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
+                found.append({"number": len(found), "image": row["image"], **corners, "label": label,
+                              "read": "" if read is None else read,
+                              "confidence": "" if j is None else round(float(detections.confidence[j]), 3),
                               "colour_photo": row.get("colour") == "colour"})  # fmt: skip
     return found
 
@@ -78,17 +111,27 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=REAL, help="the real dataset (images/, labels/, split.csv)")
     parser.add_argument("--weights", type=Path, default=HERE / "reader.onnx")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "die_reader" / "audit")
+    parser.add_argument(
+        "--end-to-end",
+        action="store_true",
+        help="the dice the whole reader (the shipped detector "
+        "and --weights) does not read right and no verdict names yet: end_to_end.csv and sheets",
+    )
     args = parser.parse_args()
     if not (args.real / "split.csv").exists():
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
     args.out.mkdir(parents=True, exist_ok=True)
-    session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
-    found = misreads(session, args.real)
-    with open(args.out / "misreads.csv", "w", newline="") as handle:
+    if args.end_to_end:
+        detector = DiceDetector(MODELS / "dice_detector", args.weights.parent)
+        found, name = failures(detector, args.real, judged_dice()), "end_to_end.csv"
+    else:
+        session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
+        found, name = misreads(session, args.real), "misreads.csv"
+    with open(args.out / name, "w", newline="") as handle:
         writer = csv.DictWriter(handle, FIELDS, lineterminator="\n")
         writer.writeheader()
         writer.writerows(found)
-    print(f"{len(found)} misread dice; {sheets(found, args.real, args.out)} sheets in {args.out}")
+    print(f"{len(found)} dice not read right; {sheets(found, args.real, args.out)} sheets in {args.out}")
 
 
 if __name__ == "__main__":

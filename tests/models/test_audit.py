@@ -55,3 +55,27 @@ def test_a_wrong_label_is_listed_with_what_the_reader_reads_and_drawn_on_a_sheet
     # Contact sheets: four dice a sheet in two columns, each 160 px.
     assert sheets(after, real, tmp_path, per_sheet=4, columns=2) == -(-len(after) // 4)
     assert cv2.imread(str(tmp_path / "sheet_0.png")).shape == (160 * min(2, -(-len(after) // 2)), 320, 3)
+
+
+def test_the_dice_the_whole_reader_gets_wrong_are_listed_unless_judged_already(tmp_path):
+    import numpy as np
+
+    from models.die_reader.audit import failures
+    from vision.detections import Detections
+
+    photo = sorted(FIXTURES.glob("*.jpg"))[0]
+    real = _dataset(tmp_path / "real", [photo])
+    image = cv2.imread(str(photo))
+    boxes, pips = yolo_labels(photo.with_suffix(".txt"), image.shape[1], image.shape[0])
+    assert len(boxes) >= 3
+
+    def detector(picture):  # every die but the first found, the second read one pip off
+        read = [p if i != 1 else p % 6 + 1 for i, p in enumerate(pips)]
+        return Detections(boxes[1:], np.full(len(boxes) - 1, 0.8), {"pips": np.array(read[1:])})
+
+    found = failures(detector, real, {})
+    assert [(d["label"], d["read"], d["confidence"]) for d in found] == [
+        (pips[0], "", ""),
+        (pips[1], pips[1] % 6 + 1, 0.8),
+    ]
+    assert failures(detector, real, {photo.name: np.round(boxes[:1], 1)}) == [{**found[1], "number": 0}]

@@ -103,12 +103,12 @@ def test_the_audit_verdicts_name_the_dice_left_out(tmp_path):
                      "0,a.jpg,10.0,20.0,30.0,40.0,3,2,0.5,False,unreadable\n"
                      "1,a.jpg,50.0,20.0,70.0,40.0,3,2,0.5,False,readable\n"
                      "2,b.jpg,1.0,2.0,3.0,4.0,1,2,0.5,False,ambiguous\n")  # fmt: skip
-    judged = unreadable_dice(audit)
+    judged = unreadable_dice([audit])
     assert sorted(judged) == ["a.jpg", "b.jpg"] and len(judged["a.jpg"]) == 1
     labels = np.array([[10.02, 19.98, 30.0, 40.04], [50.0, 20.0, 70.0, 40.0], [10.5, 20.0, 30.0, 40.0]])
     assert _judged(labels, judged["a.jpg"]) == [True, False, False]  # the audit keeps boxes to 0.1 px
     assert _judged(labels, None) == [False, False, False]
-    assert unreadable_dice(tmp_path / "none.csv") == {}
+    assert unreadable_dice([tmp_path / "none.csv"]) == {}
 
 
 def test_yolo_labels_round_trip(tmp_path):
@@ -205,7 +205,7 @@ def test_evaluate_real_tallies_the_issues_figure_the_face_labels_and_the_colour_
     audit = tmp_path / "audit.csv"
     audit.write_text("number,image,x0,y0,x1,y1,label,read,confidence,colour_photo,by_eye\n"
                      "0,grey.jpg,10.0,10.0,20.0,18.0,3,4,0.5,False,unreadable\n")  # fmt: skip
-    tallies = evaluate_real(detector, tmp_path, audit)
+    tallies = evaluate_real(detector, tmp_path, [audit])
     readable, readable_faces = tallies["real_val_readable"], tallies["real_val_readable_face_labels"]
     assert (readable.dice, readable.read_right, readable.extra) == (1, 1, 3)  # no label pairs with the grey die's box
     assert (readable_faces.dice, readable_faces.read_right, readable_faces.extra) == (1, 1, 2)  # its face label does

@@ -1,13 +1,16 @@
 """Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
 
-    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--games 3] [--speed 30] [--observation]
+    python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--hard 150] [--games 3] [--speed 30]
+        [--observation]
 
 - Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
   YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
   and reads its pips; a photo is *perfect* when every die is read right and nothing else is detected.
   Also the same figures counting labels that box only a die's top face (``face_pairs``), and those of
   the colour photos of dice trays alone (``evaluate_real``).
-- Synthetic held-out scenes (seeds never used for training): the same, plus colour and Biggy.
+- Synthetic held-out scenes (seeds never used for training): the same, plus colour and Biggy; and the same
+  scenes with every colour's dice drawn as hard hobby dice (``--hard``: smoke, swirled, pearl, coloured pips,
+  deep colours; the kinds real photos showed the reader failing on).
 - The built-in game's look (``--games N``): frames at rest of N rendered games on the play mat
   (1280x720, seeds never used for training), the same figures.
 - Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages).
@@ -295,13 +298,17 @@ def evaluate_real(detector: DiceDetector, real: Path, audit: Sequence[Path] | No
     return tallies
 
 
-def evaluate_synthetic(detector: DiceDetector, count: int) -> Tally:
-    """Held-out rendered tables, with colour and Biggy."""
+def evaluate_synthetic(detector: DiceDetector, count: int, hard: float = 0.0) -> Tally:
+    """Held-out rendered tables, with colour and Biggy.
+
+    ``hard``: the same tables, that share of the colours' dice drawn as hard hobby dice
+    (``vision.synth.scene.hard_look``).
+    """
     from vision.synth.scene import render_scene
 
     tally = Tally()
     for index in range(count):
-        scene = render_scene(SYNTHETIC_SEED + index)
+        scene = render_scene(SYNTHETIC_SEED + index, hard=hard)
         boxes = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4)
         score_image(tally, boxes, [d.pips for d in scene.dice], detector(scene.image),
                     [d.colour if d.palette else None for d in scene.dice], [d.biggy for d in scene.dice])  # fmt: skip
@@ -409,6 +416,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", type=Path, default=REAL, help="folder with images/ and labels/ (and split.csv)")
     parser.add_argument("--synthetic", type=int, default=150, help="held-out rendered scenes")
+    parser.add_argument("--hard", type=int, default=150, help="the held-out rendered scenes again, every "
+                        "colour's dice drawn as hard hobby dice (smoke, swirled, pearl, coloured pips)")  # fmt: skip
     parser.add_argument("--games", type=int, default=3, help="rendered games on the play mat (frames at rest)")
     parser.add_argument("--tables", type=int, default=0, help="games of each benchmark table: the dice found by "
                         "colour and on crowded casinos, at the table's detector threshold")  # fmt: skip
@@ -441,6 +450,8 @@ def main() -> None:
         results |= {name: tally.summary() for name, tally in evaluate_real(detector, args.real, audit).items()}
     if args.synthetic:
         results["synthetic_heldout"] = evaluate_synthetic(detector, args.synthetic).summary()
+    if args.hard:
+        results["synthetic_hard"] = evaluate_synthetic(detector, args.hard, hard=1.0).summary()
     if args.games:
         results["builtin_games"] = evaluate_games(detector, args.games).summary()
     if args.tables:

@@ -30,6 +30,7 @@ import os
 import platform
 import statistics
 import time
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,8 @@ class Tally:
     extra: int = 0
     colour_right: int = 0
     colour_in_play_right: int = 0
+    colour_in_play: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(true colour, colour read among those in play) for every die found with a palette colour."""
     colour_total: int = 0
     biggy_right: int = 0
     errors: list[str] = field(default_factory=list)
@@ -78,7 +81,16 @@ class Tally:
             "colour_right_pct": pct(self.colour_right, self.colour_total),
             "colour_in_play_right_pct": pct(self.colour_in_play_right, self.colour_total),
             "biggy_right_pct": pct(self.biggy_right, self.found) if self.colour_total else None,
+            **({"colour_in_play_confused_pct": self.confusions()} if self.colour_in_play else {}),
         }  # fmt: skip
+
+    def confusions(self) -> dict[str, float]:
+        """Each colour read as another among those in play, in % of that colour's dice found ("blue->black": 0.4)."""
+        dice = Counter[str]()
+        for (true, _), n in self.colour_in_play.items():
+            dice[true] += n
+        wrong = {(t, r): n for (t, r), n in self.colour_in_play.items() if t != r}
+        return {f"{t}->{r}": round(100 * n / dice[t], 2) for (t, r), n in sorted(wrong.items(), key=lambda x: -x[1])}
 
 
 def _areas(boxes: np.ndarray) -> np.ndarray:
@@ -198,6 +210,8 @@ def score_image(
             tally.colour_total += 1
             tally.colour_right += int(detections.data["colour"][j] == truth_colours[i])
             tally.colour_in_play_right += int(restricted is not None and restricted[j] == truth_colours[i])
+            if restricted is not None:
+                tally.colour_in_play[(truth_colours[i], str(restricted[j]))] += 1
         if truth_biggy is not None:
             tally.biggy_right += int(bool(detections.data["biggy"][j]) == truth_biggy[i])
 

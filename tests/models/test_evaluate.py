@@ -18,6 +18,7 @@ from models.dice_detector.evaluate import (
 )
 from models.dice_detector.make_dataset import _yolo_line, whole_die_boxes
 from models.die_reader.make_dataset import JITTER_SCALE, jitter
+from vision.colours import PALETTE_NAMES
 from vision.detections import Detections
 
 
@@ -80,6 +81,20 @@ def test_score_image_counts_read_right_extra_and_perfect():
     assert (tally.dice, tally.read_right, tally.extra, tally.perfect) == (4, 3, 1, 1)
     assert summary["dice_read_right_pct"] == 75.0 and summary["photos_perfect_pct"] == 50.0
     assert (tally.colour_total, tally.colour_right, tally.biggy_right) == (1, 1, 1)
+
+
+def test_each_colour_read_as_another_among_those_in_play_is_reported_per_true_colour():
+    tally = Tally()
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], float)
+    found = detections(truth, [1, 1, 1, 1], ["blue", "blue", "black", "black"])
+    one_hot = np.zeros((4, len(PALETTE_NAMES)), np.float32)
+    for k, name in enumerate(["blue", "black", "black", "black"]):  # the head reads the second blue die black
+        one_hot[k, PALETTE_NAMES.index(name)] = 1
+    found.data["colour_scores"] = one_hot
+    score_image(tally, truth, [1, 1, 1, 1], found, ["blue", "blue", "black", "black"])
+    assert tally.colour_in_play_right == 3
+    assert tally.summary()["colour_in_play_confused_pct"] == {"blue->black": 50.0}
+    assert "colour_in_play_confused_pct" not in Tally().summary()
 
 
 def test_dice_judged_unreadable_count_neither_as_dice_nor_as_extra_detections():
@@ -150,7 +165,6 @@ def test_die_reader_crops_show_every_palette_colour_and_the_tiles_grey_dice():
     """The Las Vegas scenes alone never show grey, violet, orange, pink, brown or cyan dice (Boulevard's
     players, Royale's tiles): the recoloured scenes and the rendered games' frames do, with their labels."""
     from models.die_reader.make_dataset import game_crops, synthetic_crops
-    from vision.colours import PALETTE_NAMES
 
     base = [synthetic_crops(seed) for seed in range(9_100_000, 9_100_006)]
     recoloured = [synthetic_crops(seed, palette_share=1.0) for seed in range(9_100_000, 9_100_006)]

@@ -488,7 +488,8 @@ def main() -> None:
             writer.writerow(["set", "metric", "value"])
             for name, values in results.items():
                 for key, value in values.items():  # type: ignore[attr-defined]
-                    writer.writerow([name, key, value])
+                    parts = value.items() if isinstance(value, dict) else [(None, value)]
+                    writer.writerows([name, key if part is None else f"{key}.{part}", v] for part, v in parts)
 
 
 if __name__ == "__main__":

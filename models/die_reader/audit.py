@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -33,25 +34,35 @@ ROOT = HERE.parents[1]
 FIELDS = ["number", "image", "x0", "y0", "x1", "y1", "label", "read", "confidence", "colour_photo"]
 
 
-def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object]]:
-    """Every val die whose pips the reader gets wrong, in the order of split.csv."""
-    size = int(session.get_inputs()[0].shape[2])
-    found: list[dict[str, object]] = []
+def _val_photos(real: Path) -> Iterator[tuple[dict[str, str], np.ndarray, np.ndarray, list[int]]]:
+    """Each val photo of split.csv in order: its row, the image, its labelled boxes and pips."""
     for row in split_rows(real, "val"):
         image = cv2.imread(str(real / "images" / row["image"]))
         if image is None:
             raise SystemExit(f"cannot read {real / 'images' / row['image']}")
         boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", image.shape[1], image.shape[0])
+        yield row, image, boxes, pips
+
+
+def _listed(found: list[dict[str, object]], row: dict[str, str], box: np.ndarray, label: int, read: object,
+            confidence: object) -> None:  # fmt: skip
+    """Appends a die not read right to ``found``, numbered as on the sheets, its box rounded to 0.1 px."""
+    corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
+    found.append({"number": len(found), "image": row["image"], **corners, "label": label, "read": read,
+                  "confidence": confidence, "colour_photo": row.get("colour") == "colour"})  # fmt: skip
+
+
+def misreads(session: ort.InferenceSession, real: Path) -> list[dict[str, object]]:
+    """Every val die whose pips the reader gets wrong, in the order of split.csv."""
+    size = int(session.get_inputs()[0].shape[2])
+    found: list[dict[str, object]] = []
+    for row, image, boxes, pips in _val_photos(real):
         if not len(boxes):
             continue
         pip_p, _, _ = read_crops(session, np.stack([crop_die(image, box, size) for box in boxes]), 4)
         for box, label, p in zip(boxes, pips, pip_p, strict=True):
-            read = int(p.argmax()) + 1
-            if read != label:
-                corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
-                found.append({"number": len(found), "image": row["image"], **corners, "label": label,
-                              "read": read, "confidence": round(float(p.max()), 3),
-                              "colour_photo": row.get("colour") == "colour"})  # fmt: skip
+            if int(p.argmax()) + 1 != label:
+                _listed(found, row, box, label, int(p.argmax()) + 1, round(float(p.max()), 3))
     return found
 
 
@@ -63,11 +74,7 @@ def failures(detector: DiceDetector, real: Path, judged: dict[str, np.ndarray]) 
     judged by eye: ``evaluate.judged_dice``) are left out.
     """
     found: list[dict[str, object]] = []
-    for row in split_rows(real, "val"):
-        image = cv2.imread(str(real / "images" / row["image"]))
-        if image is None:
-            raise SystemExit(f"cannot read {real / 'images' / row['image']}")
-        boxes, pips = yolo_labels(real / "labels" / f"{Path(row['image']).stem}.txt", image.shape[1], image.shape[0])
+    for row, image, boxes, pips in _val_photos(real):
         detections = detector(image)
         pairs = dict(match(boxes, detections, faces=True))
         seen = _judged(boxes, judged.get(row["image"]))
@@ -75,11 +82,8 @@ def failures(detector: DiceDetector, real: Path, judged: dict[str, np.ndarray]) 
             j = pairs.get(i)
             read = None if j is None else int(detections.data["pips"][j])
             if read != label and not seen[i]:
-                corners = dict(zip(("x0", "y0", "x1", "y1"), (round(float(v), 1) for v in box), strict=True))
-                found.append({"number": len(found), "image": row["image"], **corners, "label": label,
-                              "read": "" if read is None else read,
-                              "confidence": "" if j is None else round(float(detections.confidence[j]), 3),
-                              "colour_photo": row.get("colour") == "colour"})  # fmt: skip
+                confidence = "" if j is None else round(float(detections.confidence[j]), 3)
+                _listed(found, row, box, label, "" if read is None else read, confidence)
     return found
 
 

@@ -167,3 +167,30 @@ def test_royale_tables_measured_apart_add_a_grey_row_to_the_las_vegas_model(tmp_
     assert "royale-main-4p" in model["source"]["how"]
     assert model["colour"]["grey"]["black"] == pytest.approx(2 / 4)  # two of three grey dice read black (add-one)
     assert model["colour"]["black"]["black"] == pytest.approx(4 / 5)
+
+
+def test_measure_reader_sums_every_table_set_and_names_the_weights_it_measured(monkeypatch):
+    """``evaluate --observation``: the Las Vegas tables and Royale's, summed, for the weights in the folder."""
+    import models.observation as observation
+    from vision.detect import weights_digest
+
+    watched = []
+
+    def fake_measure(seeds, rounds, tables, detector):
+        watched.append((list(tables), list(seeds), detector.observation is not None))
+        counts = Counts()
+        counts.add(1, [die(RED, 3)] * len(tables), [die(RED, 3)] * len(tables))
+        return counts, 10 * len(tables)
+
+    monkeypatch.setattr(observation, "measure", fake_measure)
+    model = observation.measure_reader(seeds={"las-vegas": (901, 902), "royale": (903,)})
+    las_vegas, royale = list(observation.TABLES), list(observation.ROYALE_TABLES)
+    assert watched == [(las_vegas, [901, 902], True), (royale, [903], True)]
+    source = model.source
+    assert source["tables"] == las_vegas + royale and source["weights"] == weights_digest()
+    assert source["readings"] == 10 * (len(las_vegas) + len(royale))
+    assert source["seeds"] == [1000 * k + s for k in range(len(las_vegas)) for s in (901, 902)] + [
+        1000 * k + 903 for k in range(len(royale))
+    ]
+    assert source["dice_present"] == len(las_vegas) + len(royale)
+    assert observation.SHIPPED_SEEDS == {"las-vegas": (901, 902), "royale": (901, 902, 903, 904)}

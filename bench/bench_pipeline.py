@@ -191,12 +191,11 @@ class PageAnswers:
         """Other questions answered (with ``questions``)."""
         self.chips: dict[int, tuple[int, ...]] = {}
         """The chips each player truly holds as each round starts (when the players count them)."""
-        for moment in game.moments if chips else ():
+        rules = game.moments[-1].state.ruleset
+        counts = chips and any(name == "chips" for name, _ in rules.hooks.resources)  # Las Vegas has none to count
+        for moment in game.moments if counts else ():
             if moment.what == "rolled":  # a roll changes no chips: the round's first shows them at its start
-                try:
-                    self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
-                except KeyError:  # a game without chips (Las Vegas): nothing to count
-                    break
+                self.chips.setdefault(moment.state.round, moment.state.resource("chips"))
         self.counted = 0
         """Counts of chips entered (where the page showed other counts)."""
         self._waited = (-1, 0, 0)

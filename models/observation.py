@@ -380,14 +380,9 @@ def main() -> None:
                          sum(one["readings"] for one in sources), weights[0], names)  # fmt: skip
         args.out.write_text(json.dumps(counts.model(source).to_json(), indent=1) + "\n")
         return
-    models = args.models or MODELS
-    tables = TABLE_SETS[args.tables]
-    counts, readings = measure(args.seeds, args.rounds, tables, detector=table_reader(models))
-    seeds = [1000 * k + s for k in range(len(tables)) for s in args.seeds]
-    source = _source(counts, seeds, args.rounds, readings, weights_digest(models), list(tables))
-    model = counts.model(source)
+    model = measure_reader(args.models or MODELS, {args.tables: tuple(args.seeds)}, args.rounds)
     args.out.write_text(json.dumps(model.to_json(), indent=1) + "\n")
-    print(json.dumps({k: v for k, v in source.items() if k != "pips_counts"}))
+    print(json.dumps({k: v for k, v in model.source.items() if k != "pips_counts"}))
 
 
 SHIPPED_SEEDS = {"las-vegas": (901, 902), "royale": (901, 902, 903, 904)}

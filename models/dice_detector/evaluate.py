@@ -183,28 +183,21 @@ def score_image(
     ``ignore`` (one flag per labelled die) leaves dice out: they count neither as dice nor, where a
     detection pairs with them, as something read that is not there (dice judged unreadable by eye).
     """
+    left_out = list(ignore) if ignore is not None else [False] * len(truth_pips)
     pairs = match(truth_boxes, detections, faces=faces)
-    if ignore is not None and any(ignore):
-        kept = [i for i in range(len(truth_pips)) if not ignore[i]]
-        renumber = {i: k for k, i in enumerate(kept)}
-        skipped = {j for i, j in pairs if ignore[i]}
-        keep_det = [j for j in range(len(detections)) if j not in skipped]
-        detections = detections[np.array(keep_det, dtype=int)]
-        column = {j: k for k, j in enumerate(keep_det)}
-        pairs = [(renumber[i], column[j]) for i, j in pairs if not ignore[i]]
-        truth_boxes, truth_pips = truth_boxes[kept], [truth_pips[i] for i in kept]
-        truth_colours = None if truth_colours is None else [truth_colours[i] for i in kept]
-        truth_biggy = None if truth_biggy is None else [truth_biggy[i] for i in kept]
-    in_play = sorted({c for c in truth_colours or () if c is not None})
+    shown = len(detections) - sum(left_out[i] for i, _ in pairs)  # a detection on a die left out is no extra
+    pairs = [(i, j) for i, j in pairs if not left_out[i]]
+    dice = left_out.count(False)
+    in_play = sorted({c for c, out in zip(truth_colours or (), left_out, strict=False) if c is not None and not out})
     head = detections.data.get("colour_scores")
     restricted = ColourBook(in_play).decide(head) if in_play and head is not None and len(head) else None
     right = sum(int(detections.data["pips"][j]) == truth_pips[i] for i, j in pairs)
     tally.images += 1
-    tally.dice += len(truth_pips)
+    tally.dice += dice
     tally.found += len(pairs)
     tally.read_right += right
-    tally.extra += len(detections) - len(pairs)
-    tally.perfect += int(right == len(truth_pips) and len(detections) == len(truth_pips))
+    tally.extra += shown - len(pairs)
+    tally.perfect += int(right == dice and shown == dice)
     for i, j in pairs:
         if truth_colours is not None and truth_colours[i] is not None:
             tally.colour_total += 1

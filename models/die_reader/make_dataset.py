@@ -219,7 +219,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     base = args.seed * 1_000_000
     crops = partial(synthetic_crops, size=args.size, palette_share=args.palette_share, hard_share=args.hard_share)
-    hard_crops = partial(synthetic_crops, size=args.size, palette_share=0.5, hard_share=1.0)
+    hard_crops = partial(synthetic_crops, size=args.size, palette_share=args.palette_share, hard_share=1.0)
     widen = DiceDetector() if args.whole_die else None
     games = [("game", base + 700_000 + i) for i in range(args.game_frames)]
     games += [("royale", base + 800_000 + i) for i in range(args.royale_frames)]

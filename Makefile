@@ -27,8 +27,10 @@ $(TRAIN_PY):
 	$(TRAIN_PY) -m pip install --quiet --no-deps --editable .
 
 ## test: create/update .venv, install, run the whole suite (doctests included)
+# One worker per core (at most four): the suite is mostly single-threaded Python (whole games refereed).
+TEST_WORKERS ?= auto
 test: $(STAMP) browser-deps
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadgroup
 
 ## browser-deps: Debian's chromium and its driver for the real-browser test (apt; skipped where impossible)
 browser-deps:

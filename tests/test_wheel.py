@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+# Built once, on one worker (``make test`` runs the suite in parallel): pip builds in the source tree.
+pytestmark = pytest.mark.xdist_group("wheel")
 PHOTO = ROOT / "tests/vision/fixtures/real/train__00000_jpg.rf.03fc98fe08a13885a9a3.jpg"
 
 

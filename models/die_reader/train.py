@@ -4,7 +4,7 @@
         [--size-head]
 
 Reads ``datasets/die_reader/*.npz`` (``make_dataset``; ``datasets/die_reader_<size>`` for another
-``--size``), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes
+``--size``; ``--data DIR`` for crops written elsewhere), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes
 ``reader.onnx`` and ``config.json`` into this folder (``evaluate`` then writes ``metrics.json``). The
 real photos' val split is only evaluated, never trained on.
 """
@@ -35,9 +35,9 @@ FIRST_SIZE = 48
 """The crop side v1-v3 were trained on: runs of this size keep the plain names (v3, checkpoint/v3.pt)."""
 
 
-def load(name: str, size: int = CROP_SIZE) -> dict[str, np.ndarray]:
-    """One of the npz sets written by make_dataset (crops of ``size`` pixels)."""
-    with np.load(dataset_dir(size) / f"{name}.npz") as data:
+def load(name: str, size: int = CROP_SIZE, folder: Path | None = None) -> dict[str, np.ndarray]:
+    """One of the npz sets written by make_dataset (crops of ``size`` pixels; ``folder``, its ``--out``)."""
+    with np.load((folder or dataset_dir(size)) / f"{name}.npz") as data:
         return {key: data[key] for key in data.files}
 
 
@@ -195,6 +195,8 @@ def main() -> None:
                              "left them unread for epochs)")  # fmt: skip
     parser.add_argument("--name", help="the run's name (runs/die_reader/NAME, checkpoint/NAME.pt); by default "
                                        "made from the version, --size and --init")  # fmt: skip
+    parser.add_argument("--data", type=Path, help="the crops to train on (make_dataset --out; by default "
+                                                 "datasets/die_reader, or datasets/die_reader_<size>)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=HERE, help="where to write reader.onnx and config.json")
     parser.add_argument("--save-checkpoint", action="store_true",
                         help="copy last.pt into models/die_reader/checkpoint/ (to resume elsewhere)")  # fmt: skip
@@ -202,9 +204,10 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
-    train = load("train", args.size)
-    held_out = {name: load(name, args.size) for name in ("val_real", "val_synth", "val_hard")
-                if name != "val_hard" or (dataset_dir(args.size) / "val_hard.npz").exists()}  # fmt: skip
+    data = args.data or dataset_dir(args.size)
+    train = load("train", args.size, data)
+    held_out = {name: load(name, args.size, data) for name in ("val_real", "val_synth", "val_hard")
+                if name != "val_hard" or (data / "val_hard.npz").exists()}  # fmt: skip
     model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
@@ -317,7 +320,7 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
         "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head}, "
         f"channels={tuple(args.channels)})",
         "train_args": {k: _plain(v) for k, v in vars(args).items()},
-        "dataset": json.loads((dataset_dir(args.size) / "manifest.json").read_text()),
+        "dataset": json.loads(((args.data or dataset_dir(args.size)) / "manifest.json").read_text()),
     }
     if history:
         config["last_epoch"] = history[-1]

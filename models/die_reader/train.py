@@ -4,9 +4,9 @@
         [--size-head]
 
 Reads ``datasets/die_reader/*.npz`` (``make_dataset``; ``datasets/die_reader_<size>`` for another
-``--size``; ``--data DIR`` for crops written elsewhere), keeps the last epoch in ``runs/die_reader/<run>/last.pt`` (resumable), and writes
-``reader.onnx`` and ``config.json`` into this folder (``evaluate`` then writes ``metrics.json``). The
-real photos' val split is only evaluated, never trained on.
+``--size``; ``--data DIR`` for crops written elsewhere), keeps the last epoch in
+``runs/die_reader/<run>/last.pt`` (resumable), and writes ``reader.onnx`` and ``config.json`` into this folder
+(``evaluate`` then writes ``metrics.json``). The real photos' val split is only evaluated, never trained on.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ $(TRAIN_PY):
 # One worker per core (at most four): the suite is mostly single-threaded Python (whole games refereed).
 TEST_WORKERS ?= auto
 test: $(STAMP) browser-deps
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4 --dist loadgroup
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --maxprocesses 4
 
 ## browser-deps: Debian's chromium and its driver for the real-browser test (apt; skipped where impossible)
 browser-deps:

@@ -5,6 +5,7 @@ this needs the package registry, as ``make test`` does), unpacked as an installe
 far from the clone, and run there with the clone out of sight (``python -S``: no editable install).
 """
 
+import fcntl
 import json
 import subprocess
 import sys
@@ -15,16 +16,17 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-# Built once, on one worker (``make test`` runs the suite in parallel): pip builds in the source tree.
-pytestmark = pytest.mark.xdist_group("wheel")
 PHOTO = ROOT / "tests/vision/fixtures/real/train__00000_jpg.rf.03fc98fe08a13885a9a3.jpg"
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
-    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
-                           capture_output=True, text=True, timeout=600)  # fmt: skip
+    # pip builds in the source tree (build/): ``make test``'s workers (pytest-xdist) build one at a time.
+    with open(ROOT / "pyproject.toml") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+                               capture_output=True, text=True, timeout=600)  # fmt: skip
     assert build.returncode == 0, build.stderr[-2000:]
     (wheel,) = out.glob("dice_referee-*.whl")
     site = out / "site"

@@ -204,10 +204,10 @@ def main() -> None:
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     generator = torch.Generator().manual_seed(args.seed)
-    data = args.data or dataset_dir(args.size)
-    train = load("train", args.size, data)
-    held_out = {name: load(name, args.size, data) for name in ("val_real", "val_synth", "val_hard")
-                if name != "val_hard" or (data / "val_hard.npz").exists()}  # fmt: skip
+    args.data = args.data or dataset_dir(args.size)  # the crops trained on, recorded in config.json
+    train = load("train", args.size, args.data)
+    held_out = {name: load(name, args.size, args.data) for name in ("val_real", "val_synth", "val_hard")
+                if name != "val_hard" or (args.data / "val_hard.npz").exists()}  # fmt: skip
     model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:
@@ -320,7 +320,7 @@ def export(model: DieReaderNet, args: argparse.Namespace, history: list[dict[str
         "network": f"DieReaderNet(standardise={args.standardise}, size_head={args.size_head}, "
         f"channels={tuple(args.channels)})",
         "train_args": {k: _plain(v) for k, v in vars(args).items()},
-        "dataset": json.loads(((args.data or dataset_dir(args.size)) / "manifest.json").read_text()),
+        "dataset": json.loads((args.data / "manifest.json").read_text()),
     }
     if history:
         config["last_epoch"] = history[-1]

@@ -69,6 +69,20 @@ quantile); of the 465 boxes on no die, 190 summed under 0.01, Royale's chips rea
 (traced: a chip at casino 5's edge read as a green 1, restricted to the game's colours, seed 394)."""
 
 
+PICTURE_SURE = 0.95
+"""A die read at least this surely as one of the game's colours shows how that colour looks in its picture."""
+
+PICTURE_UNSURE = 0.9
+"""A die read less surely than this is decided with its picture's surely read dice too (:meth:`ColourBook.scores`)."""
+
+PICTURE_SIGMA_LAB = 20.0
+"""How far (CIELAB units) a die's body may lie from its colour as its picture's surely read dice show it (one sigma).
+
+The three picture constants were chosen on 300 rendered tables (seeds 9,050,000-9,050,299, the die reader v8),
+apart from the held-out ones: colour among the colours in play 99.52 % against 99.02 % with the head alone (17
+dice wrong against 35), on a plateau (sure 0.9-0.98, at least 2-3 such dice, sigma 15-25 all gave 99.4-99.6 %)."""
+
+
 class ColourBook:
     """The game's dice colours as seen by this camera under this light, learned from the dice themselves.
 
@@ -120,6 +134,15 @@ class ColourBook:
         saw it (a Gaussian of :data:`LEARNED_SIGMA_LAB` in CIELAB; unlearned colours weigh the same).
         Without ``head`` the learned (or palette) colours alone decide: the nearest one gets probability 1.
 
+        With ``head`` and ``bodies``, the dice of the same picture teach each other too: a colour that at
+        least two dice are read as surely (:data:`PICTURE_SURE`) is known by the mean of their bodies, as
+        this picture's light shows it, and a die read less surely (:data:`PICTURE_UNSURE`) is weighed by how
+        near its body lies to each colour so known (a Gaussian of :data:`PICTURE_SIGMA_LAB`; a colour no die
+        shows surely weighs as one sigma). A black die tinted by green cloth is told from the green dice
+        beside it, a dim white die from the black ones. On 150 held-out rendered tables (seeds
+        9,000,000-9,000,149, the die reader v8, its colours in play) 99.54 % of 1,977 dice were read
+        right against 99.24 % by the head alone.
+
         Measured on rendered games of the nine benchmark tables (one round each, the dice at rest, games
         not benchmarked): the head restricted to the game's colours read 100 % of 9,846 dice right, the
         nearest palette colour of the body 98.5 % (black read blue at a 6-player table, 104 of 2,265 dice;
@@ -143,7 +166,26 @@ class ColourBook:
                     out[:, k] *= np.exp(-d2 / (2 * LEARNED_SIGMA_LAB**2)) + 1e-12
                 else:
                     out[:, k] *= np.exp(-0.5)
-        return (out / out.sum(axis=1, keepdims=True)).astype(np.float32)
+        out /= out.sum(axis=1, keepdims=True)
+        if bodies is not None and rows:
+            out = self._by_picture(out, to_lab(np.asarray(bodies)))
+        return out.astype(np.float32)
+
+    def _by_picture(self, scores: np.ndarray, lab: np.ndarray) -> np.ndarray:
+        """``scores`` of the dice read unsurely, weighed by their picture's surely read dice (see :meth:`scores`)."""
+        unsure = scores.max(axis=1) < PICTURE_UNSURE
+        if not unsure.any():
+            return scores
+        weights = np.full((int(unsure.sum()), len(self.names)), np.exp(-0.5))
+        for k in range(len(self.names)):
+            sure = scores[:, k] >= PICTURE_SURE
+            if sure.sum() >= 2:
+                d2 = ((lab[unsure] - lab[sure].mean(axis=0)) ** 2).sum(axis=1)
+                weights[:, k] = np.exp(-d2 / (2 * PICTURE_SIGMA_LAB**2)) + 1e-12
+        out = scores.copy()
+        out[unsure] *= weights
+        out[unsure] /= out[unsure].sum(axis=1, keepdims=True)
+        return out
 
     def of_the_game(self, head: np.ndarray, bodies: np.ndarray | None = None) -> np.ndarray:
         """Which boxed things may be dice of this game (N,) bool.

@@ -382,13 +382,15 @@ def dice_to_json(detections: Detections, colours: Sequence[str] | None = None) -
 
     ``confidence`` is the detector's confidence that a die is there times the reader's confidence in
     its pips. ``colour_scores`` is each die's probability of each colour in play: ``colours`` (the
-    colour head restricted to them and renormalised, :meth:`vision.colours.ColourBook.scores`; the
-    die's ``colour`` is then the likeliest of them), or every palette colour when None.
+    colour head restricted to them and renormalised, and where the head is unsure weighed by the body
+    colours of the picture's surely read dice, :meth:`vision.colours.ColourBook.scores`; the die's
+    ``colour`` is then the likeliest of them), or every palette colour when None.
     """
     data = detections.data
     names = list(colours) if colours is not None else list(PALETTE_NAMES)
     head = data.get("colour_scores")
-    scores = ColourBook(names).scores(head) if head is not None and colours is not None else head
+    bodies = data.get("body")
+    scores = ColourBook(names).scores(head, bodies) if head is not None and colours is not None else head
     dice = []
     for i, box in enumerate(detections.xyxy):
         die: dict[str, object] = {

@@ -178,7 +178,8 @@ def score_image(
 
     Colour is counted twice: among every palette colour (what ``detect`` says without ``--colours``) and
     among the colours in play, as the referee reads a table (the colour head restricted to the picture's own
-    palette colours, :meth:`vision.colours.ColourBook.scores`; the issue's target is this one).
+    palette colours, with the picture's surely read dice: :meth:`vision.colours.ColourBook.scores`; the
+    issue's target is this one).
 
     ``ignore`` (one flag per labelled die) leaves dice out: they count neither as dice nor, where a
     detection pairs with them, as something read that is not there (dice judged unreadable by eye).
@@ -190,7 +191,8 @@ def score_image(
     dice = left_out.count(False)
     in_play = sorted({c for c, out in zip(truth_colours or (), left_out, strict=False) if c is not None and not out})
     head = detections.data.get("colour_scores")
-    restricted = ColourBook(in_play).decide(head) if in_play and head is not None and len(head) else None
+    bodies = detections.data.get("body")
+    restricted = ColourBook(in_play).decide(head, bodies) if in_play and head is not None and len(head) else None
     right = sum(int(detections.data["pips"][j]) == truth_pips[i] for i, j in pairs)
     tally.images += 1
     tally.dice += dice

@@ -190,10 +190,12 @@ def whole_die_boxes(image: np.ndarray, boxes: np.ndarray, detector: DiceDetector
     return boxes, len(pairs)
 
 
-def copy_real(real: Path, out: Path, detector: DiceDetector | None = None) -> list[dict[str, object]]:
+def copy_real(real: Path, out: Path, detector: DiceDetector | None = None, copies: int = 1) -> list[dict[str, object]]:
     """Copies the real photos of the train split, every die relabelled as class 0.
 
     With ``detector``, boxes of a die's top face become boxes of the whole die (``whole_die_boxes``).
+    With ``copies`` above 1 each photo and its labels are written that many times (``real_STEM~K``, hard
+    links): the real photos then weigh more among the renders (each epoch augments each copy anew).
     """
     entries = []
     for row in split_rows(real, "train"):
@@ -212,6 +214,11 @@ def copy_real(real: Path, out: Path, detector: DiceDetector | None = None) -> li
         (out / "labels" / "train" / f"real_{stem}.txt").write_text("\n".join(lines) + "\n")
         entries.append({"image": f"real_{stem}", "split": "train", "dice": len(lines), "source": "real",
                         "widened": widened})  # fmt: skip
+        for k in range(1, copies):
+            for folder, suffix in (("images", Path(row["image"]).suffix), ("labels", ".txt")):
+                original = out / folder / "train" / f"real_{stem}{suffix}"
+                (out / folder / "train" / f"real_{stem}~{k}{suffix}").hardlink_to(original)
+            entries.append({"image": f"real_{stem}~{k}", "split": "train", "dice": len(lines), "source": "real"})
     return entries
 
 
@@ -227,7 +234,7 @@ def derive_pips(source: Path, real: Path, out: Path) -> dict[str, int]:
             stem = image.stem
             boxes = (source / "labels" / split / f"{stem}.txt").read_text().splitlines()
             if stem.startswith("real_"):
-                original = (real / "labels" / f"{stem.removeprefix('real_')}.txt").read_text().split("\n")
+                original = (real / "labels" / f"{stem.removeprefix('real_').split('~')[0]}.txt").read_text().split("\n")
                 classes = [int(line.split()[0]) for line in original if line.strip()]
             else:
                 sidecar = json.loads((source / "labels" / split / f"{stem}.json").read_text())
@@ -259,6 +266,8 @@ def main() -> None:
                         "(crowded casinos, white players and neutral dice: crowded_frame)")  # fmt: skip
     parser.add_argument("--royale-frames", type=int, default=0, help="also still frames of rendered Las Vegas "
                         "Royale games (its mat, cards, tiles and chips: royale_frame)")  # fmt: skip
+    parser.add_argument("--real-copies", type=int, default=1, help="write each real training photo this many times "
+                        "(the real photos weigh more among the renders); 1: the shipped dataset")  # fmt: skip
     parser.add_argument("--pips", action="store_true", help="derive datasets/dice_pips from the built dataset")
     parser.add_argument("--whole-die", nargs="?", type=Path, const=HERE, metavar="DETECTOR_DIR",
                         help="widen the real photos' boxes of a die's top face to the whole die, as the detector "
@@ -274,7 +283,9 @@ def main() -> None:
     for split in ("train", "val"):
         (args.out / "images" / split).mkdir(parents=True)
         (args.out / "labels" / split).mkdir(parents=True)
-    entries = copy_real(args.real, args.out, DiceDetector(args.whole_die) if args.whole_die else None)
+    if args.real_copies < 1:
+        parser.error("--real-copies must be at least 1")
+    entries = copy_real(args.real, args.out, DiceDetector(args.whole_die) if args.whole_die else None, args.real_copies)
     jobs = [(args.seed * 1_000_000 + i, "train", args.out) for i in range(args.synthetic_train)]
     jobs += [(args.seed * 1_000_000 + 500_000 + i, "val", args.out) for i in range(args.synthetic_val)]
     games = [(args.seed * 1_000_000 + 700_000 + i, "train" if i % 10 else "val", args.out)
@@ -291,7 +302,7 @@ def main() -> None:
     (args.out / "data.yaml").write_text(f"path: {args.out}\ntrain: images/train\nval: images/val\nnames:\n  0: die\n")
     manifest = {"seed": args.seed, "synthetic_train": args.synthetic_train, "synthetic_val": args.synthetic_val,
                 "game_frames": args.game_frames, "crowded_frames": args.crowded_frames,
-                "royale_frames": args.royale_frames, "real": str(args.real),
+                "royale_frames": args.royale_frames, "real": str(args.real), "real_copies": args.real_copies,
                 "whole_die": str(args.whole_die or ""),
                 "widened": sum(int(e.get("widened", 0)) for e in entries), "images": entries}  # fmt: skip
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))

@@ -53,3 +53,27 @@ def test_without_the_head_the_nearest_colour_decides():
     book = ColourBook(["red", "blue"])
     assert book.scores(None, np.array([PALETTE["blue"]], np.float32)).tolist() == [[0, 1]]
     assert book.decide(None, np.zeros((0, 3))) == []
+
+
+def test_an_unsure_die_is_told_by_the_dice_its_picture_shows_surely():
+    """A translucent black die on green cloth looks greenish and the head hesitates between black and green:
+    the black and green dice read surely in the same picture show how each colour looks under this light."""
+    book = ColourBook(["green", "black"])
+    heads = np.concatenate([head(black=0.99, green=0.01), head(black=0.97, green=0.03), head(green=0.98, black=0.02),
+                            head(green=0.99, black=0.01), head(green=0.6, black=0.4)])  # fmt: skip
+    bodies = np.array([[30, 30, 30], [36, 34, 35], [60, 150, 50], [55, 140, 45], [34, 44, 34]], np.float32)
+    assert book.decide(heads, bodies) == ["black", "black", "green", "green", "black"]
+    assert book.decide(heads[4:], bodies[4:]) == ["green"]  # alone in its picture: the head decides
+    assert book.decide(heads[4:]) == ["green"]  # no bodies: the head decides
+    # a colour only one die shows surely is not known from the picture: it weighs as one sigma
+    assert book.decide(heads[[0, 2, 3, 4]], bodies[[0, 2, 3, 4]]) == ["black", "green", "green", "black"]
+    # black known and green not: a body half a sigma from black's tips only a closer call than 0.6 to 0.4
+    assert book.decide(heads[[0, 1, 2, 4]], bodies[[0, 1, 2, 4]]) == ["black", "black", "green", "green"]
+    closer = np.concatenate([heads[[0, 1, 2]], head(green=0.52, black=0.48)])
+    assert book.decide(closer, bodies[[0, 1, 2, 4]]) == ["black", "black", "green", "black"]
+    # a die read surely keeps its colour whatever its body
+    sure = np.concatenate([heads[:4], head(green=0.95, black=0.05)])
+    assert book.decide(sure, bodies) == ["black", "black", "green", "green", "green"]
+    scores = book.scores(heads, bodies)
+    assert scores.sum(axis=1) == pytest.approx(np.ones(5))
+    assert np.allclose(scores[:4], book.scores(heads[:4]))  # the sure dice's scores are the head's

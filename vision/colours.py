@@ -83,6 +83,18 @@ apart from the held-out ones: colour among the colours in play 99.52 % against 9
 dice wrong against 35), on a plateau (sure 0.9-0.98, at least 2-3 such dice, sigma 15-25 all gave 99.4-99.6 %)."""
 
 
+def _nearness(lab: np.ndarray, known: dict[int, np.ndarray], columns: int, sigma: float) -> np.ndarray:
+    """Each body's (N, 3 CIELAB) weight for each of ``columns`` colours (N, columns).
+
+    A Gaussian of ``sigma`` of its distance to the colours ``known`` (column -> CIELAB); a colour not known
+    weighs as one sigma.
+    """
+    weights = np.full((len(lab), columns), np.exp(-0.5))
+    for k, colour in known.items():
+        weights[:, k] = np.exp(-((lab - colour) ** 2).sum(axis=1) / (2 * sigma**2)) + 1e-12
+    return weights
+
+
 class ColourBook:
     """The game's dice colours as seen by this camera under this light, learned from the dice themselves.
 
@@ -158,17 +170,13 @@ class ColourBook:
         columns = [PALETTE_NAMES.index(n) if n in PALETTE_NAMES else -1 for n in self.names]
         head = np.asarray(head, np.float64).reshape(rows, -1)
         out = np.stack([head[:, c] if c >= 0 else np.full(rows, 1e-6) for c in columns], axis=1) + 1e-9
-        if self.learned and bodies is not None and rows:
-            lab = to_lab(np.asarray(bodies))
-            for k, name in enumerate(self.names):
-                if name in self.learned:
-                    d2 = ((lab - self.prototypes[name]) ** 2).sum(axis=1)
-                    out[:, k] *= np.exp(-d2 / (2 * LEARNED_SIGMA_LAB**2)) + 1e-12
-                else:
-                    out[:, k] *= np.exp(-0.5)
+        lab = to_lab(np.asarray(bodies)) if bodies is not None and rows else None
+        if self.learned and lab is not None:
+            known = {k: self.prototypes[name] for k, name in enumerate(self.names) if name in self.learned}
+            out *= _nearness(lab, known, len(self.names), LEARNED_SIGMA_LAB)
         out /= out.sum(axis=1, keepdims=True)
-        if bodies is not None and rows:
-            out = self._by_picture(out, to_lab(np.asarray(bodies)))
+        if lab is not None:
+            out = self._by_picture(out, lab)
         return out.astype(np.float32)
 
     def _by_picture(self, scores: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -176,14 +184,10 @@ class ColourBook:
         unsure = scores.max(axis=1) < PICTURE_UNSURE
         if not unsure.any():
             return scores
-        weights = np.full((int(unsure.sum()), len(self.names)), np.exp(-0.5))
-        for k in range(len(self.names)):
-            sure = scores[:, k] >= PICTURE_SURE
-            if sure.sum() >= 2:
-                d2 = ((lab[unsure] - lab[sure].mean(axis=0)) ** 2).sum(axis=1)
-                weights[:, k] = np.exp(-d2 / (2 * PICTURE_SIGMA_LAB**2)) + 1e-12
+        sure = scores >= PICTURE_SURE
+        known = {k: lab[sure[:, k]].mean(axis=0) for k in range(len(self.names)) if sure[:, k].sum() >= 2}
         out = scores.copy()
-        out[unsure] *= weights
+        out[unsure] *= _nearness(lab[unsure], known, len(self.names), PICTURE_SIGMA_LAB)
         out[unsure] /= out[unsure].sum(axis=1, keepdims=True)
         return out
 

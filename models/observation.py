@@ -73,6 +73,15 @@ COLOUR_PRIOR = 30.0
 """Pseudo-misses at a factor of 1 added to each colour's count of misses (and of misses expected). Misses
 are counted per reading, and a hidden die stays hidden for ten readings or so: these are three such dice."""
 
+EXTRA_FLOOR = 0.005
+"""The least P(a die read that is not there) shipped, whatever the rendered games measure. Rendered tables show
+a camera's stray boxes far more rarely than real photos do: 2 boxes on no die for 1,793 dice on stills of the
+built-in game (0.11 %) against 32 for 1,384 on the real val photos (2.3 %), and through the live path's
+flicker and weak-box rules the rendered games gave 13 for 39,339 dice read (0.03 %, December 2026). Priced
+at that, a die read twice costs 8 nats and a traced recovery (a die read twice on a crowded casino taken for a
+player's last roll, Royale main game 5 players, seeds 417 and 420) is lost; 0.5 %, what the live path measured
+before those rules, is kept as the floor: the measured count stays in the model's source."""
+
 PIP_PRIOR = np.array([[0.5 if abs(i - j) == 1 else 0.05 for j in range(6)] for i in range(6)])
 """Pseudo-counts for the pip table: faces one pip apart are the confusions seen on real dice (2-3, 4-5, 5-6
 at a slant, the die reader's audit), so a face never seen misread leans towards its neighbours."""
@@ -251,7 +260,7 @@ class Counts:
             miss_tray,
             miss_casino,
             CROWD_WIDTH,
-            (self.extra + 1) / (self.read + 2),
+            max((self.extra + 1) / (self.read + 2), EXTRA_FLOOR),
             factors,
             self.stay_rates(),
             source,
@@ -432,6 +441,7 @@ def _source(counts: Counts, seeds: list[int], rounds: int, readings: int, weight
         "dice_read": counts.read,
         "missed": dict(counts.missed),
         "extra": counts.extra,
+        "extra_floor": EXTRA_FLOOR,
         "colour_counts": {f"{t}->{r}": n for (t, r), n in sorted(counts.colour.items())},
         "pips_counts": counts.pips.tolist(),
         "present": dict(counts.present),

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from models.observation import COLOUR_PRIOR, Counts, _non_decreasing_from, _source
+from models.observation import COLOUR_PRIOR, EXTRA_FLOOR, Counts, _non_decreasing_from, _source
 from referee import Colour
 from referee.interpret import ObservationModel
 from referee.readings import DieReading
@@ -56,6 +56,19 @@ def test_the_model_from_counts_round_trips_through_its_source():
     assert model.confusable(5, 4) and model.confusable(3, 4) and not model.confusable(1, 4)
     assert model.miss_casino[2] == (1 + 1) / (5 + 2)  # one of five missed in a crowd of five (add-one)
     assert model.miss_cost(5, "casino") == model.miss_cost(4, "casino") != model.miss_cost(3, "casino")
+
+
+def test_dice_read_that_are_not_there_are_priced_no_rarer_than_the_floor_and_the_count_is_kept():
+    """Rendered games show fewer stray boxes than a camera: a measurement under the floor ships the floor."""
+    counts = Counts()
+    for _ in range(300):  # 1,200 dice read, none that is not there: add-one gives 1 in 1,202
+        counts.add(2, [die(RED, 4), die(BLUE, 5), die(RED, 1), die(BLUE, 2)],
+                   [die(RED, 4), die(BLUE, 5), die(RED, 1), die(BLUE, 2)])  # fmt: skip
+    source = _source(counts, [901], 1, 300)
+    assert counts.model(source).extra == EXTRA_FLOOR and source["extra"] == 0 and source["extra_floor"] == EXTRA_FLOOR
+    for _ in range(10):  # 20 read that are not there among 1,220: measured above the floor, kept
+        counts.add(2, [die(RED, 4)], [die(RED, 4), die(RED, 4), die(BLUE, 6)])
+    assert counts.model(_source(counts, [901], 1, 310)).extra == (20 + 1) / (1230 + 2)
 
 
 def test_measurements_run_apart_add_up():

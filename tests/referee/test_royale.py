@@ -3,6 +3,10 @@
 The rulebook's worked examples are golden scenarios (``scenarios/royale_*.txt``); these tests cover
 what examples cannot: every deal a shuffled deck gives, whole random games, and the JSON contracts.
 Source of every rule: ``shared/rules/las-vegas-royale.md``.
+
+The camera interpreter's traced situations price their readings in the observation model they were traced
+under (``fixtures/observation_2e484aa.json``, the model shipped from commit 2e484aa), not the shipped one,
+which is measured again with every reader and live-path change (``docs/interpreter.md``).
 """
 
 import random
@@ -26,6 +30,7 @@ from referee.royale import GAME, ROYALE
 from referee.royale.events import BankLaid, BlackDiceRolled, TileChoice, TilesLaid
 from referee.royale.rules import DECK, check_pairs, draw_pairs, pair_order
 from referee.royale.tiles import TILES
+from tests.referee.fixtures import TRACED_ROYALE
 
 PLAYERS = ["red", "blue", "green", "black", "yellow"]
 
@@ -365,9 +370,9 @@ def test_the_camera_deals_the_tiles_and_the_bank_and_waits_for_what_the_page_ent
     from referee.lasvegas.simulate import seeded_deal
 
     state = GAME.new_game(MAIN, PLAYERS[:3])
-    camera = GAME.camera()
+    camera = GAME.camera(TRACED_ROYALE)
     assert camera.needs_deal(state) and camera.waits_for(state) == ""
-    interpreter = Interpreter(camera, state, deal=seeded_deal(state, 5))
+    interpreter = Interpreter(camera, state, deal=seeded_deal(state, 5), model=TRACED_ROYALE)
     reading = TableSnapshot(1, 0.1, ((),) * 6, ())
     said = [str(v) for v in interpreter.observe(reading)]
     assert said[0].startswith("tiles laid:") and said[1].startswith("the bank is laid: 54 cards")
@@ -400,7 +405,7 @@ def test_the_camera_reads_the_black_dice_rolled_in_the_arena_as_the_answer_to_th
     text = ("las-vegas-royale+main rbk 1 b 2r:30,30/-:40,30/-:40,40/-:70,30/-:70,60/-:80,50 - -/-/- r:2,2,2:0,0,0 "
             "1A2:30000/2C1:-/3D1:- 100*4,90*6,80*7,70*8,60*11,50*9,40*5,30*4 0.roll.0")  # fmt: skip
     state = GAME.from_notation(text)
-    camera = LasVegasCamera()
+    camera = LasVegasCamera(TRACED_ROYALE)
     assert camera.waits_for(state).startswith("roll the 2 black dice for Jackpot")
     casinos = (tuple(DieReading(Colour.RED, False, 1) for _ in range(2)), *((),) * 5)
     rolled = (DieReading(Colour.BLACK, False, 6, track=8), DieReading(Colour.BLACK, False, 4, track=9))
@@ -408,7 +413,7 @@ def test_the_camera_reads_the_black_dice_rolled_in_the_arena_as_the_answer_to_th
     zones = {n: casinos[n - 1] for n in range(1, 7)}
     assert camera.read_step(state, {0: (older, *rolled), **zones}) == BlackDiceRolled((4, 6))
     assert camera.read_step(state, {0: rolled[:1], **zones}) is None  # one die read: not yet
-    interpreter = Interpreter(camera, state)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     said = interpreter.observe(TableSnapshot(1, 0.1, casinos, rolled[:1]))
     assert [v.kind for v in said] == ["uncertain"] and "enter on the page" in said[0].reason
     said = interpreter.observe(TableSnapshot(2, 0.2, casinos, rolled))
@@ -425,7 +430,7 @@ def test_fifty_fiftys_next_roll_is_read_once_the_dice_show_other_faces_than_the_
     the roll before's faces are that roll (expected there), not the new one; showing others, the new one."""
     from referee.lasvegas.camera import LasVegasCamera
 
-    camera = LasVegasCamera()
+    camera = LasVegasCamera(TRACED_ROYALE)
     for event, state in play(MAIN, PLAYERS[:3], 1):
         if isinstance(event, TileChoice) and state.pending is not None and state.pending.accepts == (BlackDiceRolled,):
             break
@@ -547,7 +552,7 @@ def test_a_roll_a_tile_blocks_whole_is_a_free_pass_the_camera_takes_without_doub
     assert passed is not None and apply(state, passed).resources == state.resources  # no chip paid
     assert "for free" in describe(passed, state)
     reading = {0: (), **{n: TableSnapshot.from_state(state).casinos[n - 1] for n in range(1, 7)}}
-    costs = {c.events: c.cost for c in LasVegasCamera().candidates(state, reading)}
+    costs = {c.events: c.cost for c in LasVegasCamera(TRACED_ROYALE).candidates(state, reading)}
     assert costs[(passed,)] == 0.0 < PASS_COST
 
 
@@ -567,7 +572,7 @@ def _pass_or_hidden():
             if not crowded or not state.held_dice[seat]:
                 continue
             table = TableSnapshot.from_state(state)
-            interpreter = Interpreter(GAME.camera(), state)
+            interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
             roll = DiceRolled(state.players[seat], (crowded[0],))
             rolled = TableSnapshot(1, 0.1, table.casinos, (DieReading(roll.player, False, crowded[0]),))
             said = [v for k in range(1, 4) for v in interpreter.observe(replace(rolled, frame_index=k))]
@@ -632,7 +637,7 @@ def test_a_roll_and_pass_never_read_are_told_by_the_next_roll_in_the_tray():
 
     state = _round_start(5)
     first, second = state.players[state.turn], state.players[(state.turn + 1) % 5]
-    interpreter = Interpreter(GAME.camera(), state)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
     casinos = TableSnapshot.from_state(state).casinos
     rolled = (*(DieReading(second, False, f) for f in (1, 1, 4, 4, 5, 6, 6)), DieReading(second, True, 4))
     said = [v for k in range(1, 4) for v in interpreter.observe(TableSnapshot(k, k / 10, casinos, rolled))]
@@ -654,7 +659,7 @@ def test_lone_dice_rolled_and_taken_back_in_turn_are_passes_not_dice_read_that_a
     from referee.lasvegas.state import legal_placements
 
     start = _round_end(_round_start(3, seed=1))
-    interpreter = Interpreter(GAME.camera(), start)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), start, model=TRACED_ROYALE)
     casinos = TableSnapshot.from_state(start).casinos
     truth, readings = start, []
     for face in (3, 4, 5):  # each rolls his lone die (read once) and takes it back (the tray empty)
@@ -701,8 +706,8 @@ def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_fav
 
     state, read = _green_one_die_left()
     assert state.players[state.turn] is Colour.GREEN and state.held_dice == (0, 0, 1, 0, 0)
-    camera = GAME.camera()
-    interpreter = Interpreter(camera, state)
+    camera = GAME.camera(TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     rolled = apply(state, DiceRolled(Colour.GREEN, (3,)))
     placed = apply(rolled, DicePlaced(Colour.GREEN, 3, 1, 0, 0))
     in_tray = (DieReading(Colour.GREEN, False, 3),)
@@ -728,8 +733,8 @@ def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
     from referee.lasvegas.events import DicePlaced, DiceRolled
 
     state, read = _green_one_die_left()
-    camera = GAME.camera()
-    interpreter = Interpreter(camera, state)
+    camera = GAME.camera(TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     said = []
     for k in (1, 2):
         said += interpreter.observe(TableSnapshot(k, k / 10, *read(state)))
@@ -785,8 +790,8 @@ def test_a_step_entered_on_the_page_keeps_a_rival_beyond_the_margin_that_later_r
             tray[next(k for k, d in enumerate(tray) if d.pips == 4)] = DieReading(black, False, 2)
         return tuple(casinos), tuple(tray)
 
-    camera = GAME.camera()
-    interpreter = Interpreter(camera, state)
+    camera = GAME.camera(TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     readings = [shown(states[1]), shown(states[1], misread=True), *[shown(states[2], hidden=True)] * 2,
                 *[shown(states[n], hidden=True) for n in (3, 3, 4, 4)]]  # fmt: skip
     said = []
@@ -827,8 +832,8 @@ def test_a_placement_on_a_tile_s_casino_disputed_by_a_rival_at_the_same_step_is_
     swapped = tuple(DieReading(black, big, pips) for big, pips in [(0, 3), (0, 6), (0, 1), (0, 6), (0, 3), (1, 1)])
     left = tuple(DieReading(black, big, pips) for big, pips in [(0, 3), (0, 6), (0, 6), (1, 3)])
     readings = [(state, swapped), (placed, left), (chosen, left)]  # settled once each, as traced
-    camera = GAME.camera()
-    interpreter = Interpreter(camera, state)
+    camera = GAME.camera(TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     said = []
     for k, (shown, tray) in enumerate(readings, 1):
         said += interpreter.observe(TableSnapshot(k, k / 10, TableSnapshot.from_state(shown).casinos, tray))
@@ -850,7 +855,7 @@ def test_a_black_players_leftovers_and_his_biggy_beside_the_tiles_black_dice_are
     five players, round 3: Fifty Fifty's roll read as his leftover 1 come back and a die read twice)."""
     from referee.lasvegas.camera import LasVegasCamera
 
-    camera = LasVegasCamera()
+    camera = LasVegasCamera(TRACED_ROYALE)
     for _, state in play(MAIN, (Colour.RED, Colour.BLACK, Colour.BLUE), 3):
         pending = state.pending
         if pending is not None and pending.rolled is not None and camera.expected(state).get(0):
@@ -894,7 +899,7 @@ def test_a_rival_at_a_tiles_roll_goes_on_by_the_black_dice_read_on_the_table():
     black = [DieReading(Colour.BLACK, False, 4, track=10), DieReading(Colour.BLACK, False, 5, track=11)]
     yellows = [DieReading(yellow, False, v, track=20 + v) for v in (3, 1, 4, 2, 5)]
     trays = [roll, roll[:4], roll[:4] + black, [], yellows]
-    interpreter = Interpreter(GAME.camera(), state)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
     for k, tray in enumerate(trays, 1):
         interpreter.observe(TableSnapshot(k, k / 10, casinos, tuple(tray)))
     booked = interpreter.state.history[len(state.history) :]
@@ -928,8 +933,8 @@ def test_a_step_said_in_doubt_takes_the_black_dice_read_in_the_tray_before_a_riv
     tile = (DieReading(black, False, 2, track=10), DieReading(black, False, 5, track=11))
     readings = [(before, roll), (before, roll), (tuple(after), ()), (tuple(after), ()), (tuple(after), tile),
                 (tuple(after), tile)]  # fmt: skip
-    camera = GAME.camera()
-    interpreter = Interpreter(camera, state)
+    camera = GAME.camera(TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
     said = []
     for k, (casinos, tray) in enumerate(readings, 1):
         said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
@@ -964,7 +969,7 @@ def test_a_die_read_lying_on_a_casino_before_the_roll_is_not_taken_for_the_die_p
                     ("grey", 4, "", 46), ("red", 4, "", 57), ("red", 4, "*", 58), ("green", 4, "", 113),
                     ("green", 4, "", 114))  # fmt: skip  # a black 4 read green, another grey
     roll = dice(("green", 3, "", 131), ("green", 5, "", 132), ("green", 4, "", 133), ("green", 1, "*", 134))
-    interpreter = Interpreter(GAME.camera(), state)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
     # the next roll (black is out)
     yellow = dice(("yellow", 2, "", 140), ("yellow", 5, "", 141), ("yellow", 6, "", 142))
     said = []

@@ -1,5 +1,6 @@
 import itertools
 import json
+import math
 
 import pytest
 
@@ -110,6 +111,24 @@ def test_miss_rates_grow_with_the_pile_from_a_few_dice_on():
     assert rates[2] == rates[3] == (8 + 2 + 1) / (40 + 40 + 2)
     assert rates[5] == rates[4] == (30 + 1) / (60 + 2)
     assert all(a <= b for a, b in itertools.pairwise(rates[1:]))
+
+
+def test_a_miss_is_counted_once_when_it_begins_not_at_every_reading_it_goes_on():
+    """The interpreter charges a hidden die once, when its miss arises (the ``stay`` rate while it goes on):
+    the miss rates are of misses beginning, among the dice not missed at the reading before."""
+    counts = Counts()
+    three = [die(RED, 2), die(RED, 4), die(RED, 6)]
+    counts.add(3, three, three, was_missed=[None] * 3)  # they arrive, all read
+    counts.add(3, three, three[:2], was_missed=[False] * 3)  # the 6 is hidden: a miss begins
+    for _ in range(8):  # and stays hidden, unmoved, for eight readings more
+        counts.add(3, three, three[:2], was_missed=[False, False, True])
+    assert counts.missed["casino1"] == 9 and counts.present["casino1"] == 30  # per reading, as ever
+    assert counts.held_look["red 6|casino1"] == 8 and counts.held_missed_look["red 6|casino1"] == 8
+    model = counts.model(_source(counts, [901], 1, 10))
+    assert model.miss_casino[1] == pytest.approx((1 + 1) / (22 + 2))  # one miss begun among 22 dice at risk
+    again = Counts.from_source(json.loads(json.dumps(_source(counts, [901], 1, 10))))
+    assert again.model(_source(again, [901], 1, 10)).miss_casino == model.miss_casino
+    assert model.stay_cost() == pytest.approx(-math.log((8 + 1) / (8 + 0 + 2)))  # going on: the stay rate
 
 
 def test_phantoms_are_followed_by_their_track_from_one_reading_to_the_next():

@@ -8,7 +8,9 @@ interpreter, the benchmarks and the model card use the same numbers. What it hol
 - ``colour``: P(read colour | true colour) for the colours measured; a pair never seen confused
   gets ``colour_floor``;
 - ``biggy``: P(read Biggy | true Biggy) and P(read Biggy | normal die);
-- ``miss``: P(a die lying there is not read), in the tray and on casinos by how crowded they are,
+- ``miss``: P(a die lying there is not read) where it was read at the reading before or has just come
+  (a miss beginning: the interpreter charges a hidden die once, and ``stay`` while it goes on), in the
+  tray and on casinos by how crowded they are,
   times a factor for the die's colour (``miss_colour``: a white die on the light felt is missed more
   often than a red one);
 - ``extra``: P(a die read that is not there) per zone reading (a die read twice in a crowd, a stray box);

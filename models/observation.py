@@ -70,8 +70,11 @@ TABLE_SETS = {"las-vegas": TABLES, "royale": ROYALE_TABLES}
 FIT_ROUNDS = 20
 """Turns of fitting the crowd rates and the colour factors (they settle within a few)."""
 COLOUR_PRIOR = 30.0
-"""Pseudo-misses at a factor of 1 added to each colour's count of misses (and of misses expected). Misses
-are counted per reading, and a hidden die stays hidden for ten readings or so: these are three such dice."""
+"""Pseudo-misses at a factor of 1 added to each colour's count of misses (and of misses expected). Set when
+misses were counted per reading (a hidden die stays hidden for ten readings or so: three such dice); since
+misses are counted when they begin (:meth:`Counts.miss_rates`) it weighs as thirty dice, and pulls the colour
+factors nearer 1 than before (grey 1.13 in the model of December 7 2026, 1.85 counted per reading). Left so
+with that model's benchmarks; three would be the same weight as before."""
 
 EXTRA_FLOOR = 0.005
 """The least P(a die read that is not there) shipped, whatever the rendered games measure. Rendered tables show

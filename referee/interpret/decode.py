@@ -188,7 +188,9 @@ class Interpreter:
         game: the game's side (:class:`Game`).
         state: the game so far.
         deal: called when chance must be dealt (banknotes); without it the interpreter waits for :meth:`apply`.
-        model: the reader's observation model (the shipped one by default).
+        model: the reader's observation model; by default the game's own (``game.model``: a camera built
+            with a model prices its candidates in it, and the interpreter then prices readings alike),
+            else the shipped one.
         beam: how many histories are kept.
         margin: nats by which a history must beat every other that disagrees before its events are said.
         event_cost: the prior cost of each event (a move is less likely than no move between two readings).
@@ -210,7 +212,7 @@ class Interpreter:
                  event_cost: float = 0.5, alert_cost: float = 14.0, most: int = 48,
                  prompts: bool = True, hidden_forgiven: bool = True) -> None:  # fmt: skip
         self.game = game
-        self.model = model or ObservationModel.default()
+        self.model = model or getattr(game, "model", None) or ObservationModel.default()
         self.beam = beam
         self.most = max(most, beam)
         self.margin = margin

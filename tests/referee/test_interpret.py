@@ -606,6 +606,15 @@ def test_the_shipped_observation_model_was_measured_and_round_trips(tmp_path):
         ObservationModel.load(path)
 
 
+def test_the_interpreter_prices_readings_in_its_camera_s_model_unless_given_another():
+    """A camera built with a model weighs its candidates in it; the interpreter then weighs readings alike."""
+    state = new_game(find_ruleset("las-vegas"), ["red", "blue"])
+    assert Interpreter(LasVegasCamera(MODEL), state).model is MODEL
+    assert Interpreter(LasVegasCamera(), state).model == ObservationModel.default()
+    other = ObservationModel.generic()
+    assert Interpreter(LasVegasCamera(MODEL), state, model=other).model is other
+
+
 def test_events_said_carry_the_candidates_weighed():
     _interpreter, verdicts, _ = watch("las-vegas", default_players(3), 41)
     placed = [v for v in verdicts if isinstance(v.event, DicePlaced)]

@@ -372,7 +372,7 @@ def test_the_camera_deals_the_tiles_and_the_bank_and_waits_for_what_the_page_ent
     state = GAME.new_game(MAIN, PLAYERS[:3])
     camera = GAME.camera(TRACED_ROYALE)
     assert camera.needs_deal(state) and camera.waits_for(state) == ""
-    interpreter = Interpreter(camera, state, deal=seeded_deal(state, 5), model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state, deal=seeded_deal(state, 5))
     reading = TableSnapshot(1, 0.1, ((),) * 6, ())
     said = [str(v) for v in interpreter.observe(reading)]
     assert said[0].startswith("tiles laid:") and said[1].startswith("the bank is laid: 54 cards")
@@ -413,7 +413,7 @@ def test_the_camera_reads_the_black_dice_rolled_in_the_arena_as_the_answer_to_th
     zones = {n: casinos[n - 1] for n in range(1, 7)}
     assert camera.read_step(state, {0: (older, *rolled), **zones}) == BlackDiceRolled((4, 6))
     assert camera.read_step(state, {0: rolled[:1], **zones}) is None  # one die read: not yet
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     said = interpreter.observe(TableSnapshot(1, 0.1, casinos, rolled[:1]))
     assert [v.kind for v in said] == ["uncertain"] and "enter on the page" in said[0].reason
     said = interpreter.observe(TableSnapshot(2, 0.2, casinos, rolled))
@@ -572,7 +572,7 @@ def _pass_or_hidden():
             if not crowded or not state.held_dice[seat]:
                 continue
             table = TableSnapshot.from_state(state)
-            interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
+            interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state)
             roll = DiceRolled(state.players[seat], (crowded[0],))
             rolled = TableSnapshot(1, 0.1, table.casinos, (DieReading(roll.player, False, crowded[0]),))
             said = [v for k in range(1, 4) for v in interpreter.observe(replace(rolled, frame_index=k))]
@@ -637,7 +637,7 @@ def test_a_roll_and_pass_never_read_are_told_by_the_next_roll_in_the_tray():
 
     state = _round_start(5)
     first, second = state.players[state.turn], state.players[(state.turn + 1) % 5]
-    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state)
     casinos = TableSnapshot.from_state(state).casinos
     rolled = (*(DieReading(second, False, f) for f in (1, 1, 4, 4, 5, 6, 6)), DieReading(second, True, 4))
     said = [v for k in range(1, 4) for v in interpreter.observe(TableSnapshot(k, k / 10, casinos, rolled))]
@@ -659,7 +659,7 @@ def test_lone_dice_rolled_and_taken_back_in_turn_are_passes_not_dice_read_that_a
     from referee.lasvegas.state import legal_placements
 
     start = _round_end(_round_start(3, seed=1))
-    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), start, model=TRACED_ROYALE)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), start)
     casinos = TableSnapshot.from_state(start).casinos
     truth, readings = start, []
     for face in (3, 4, 5):  # each rolls his lone die (read once) and takes it back (the tray empty)
@@ -707,7 +707,7 @@ def test_a_step_said_in_doubt_is_taken_back_when_the_readings_while_it_waits_fav
     state, read = _green_one_die_left()
     assert state.players[state.turn] is Colour.GREEN and state.held_dice == (0, 0, 1, 0, 0)
     camera = GAME.camera(TRACED_ROYALE)
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     rolled = apply(state, DiceRolled(Colour.GREEN, (3,)))
     placed = apply(rolled, DicePlaced(Colour.GREEN, 3, 1, 0, 0))
     in_tray = (DieReading(Colour.GREEN, False, 3),)
@@ -734,7 +734,7 @@ def test_a_step_entered_while_in_doubt_keeps_the_rival_that_never_came_to_it():
 
     state, read = _green_one_die_left()
     camera = GAME.camera(TRACED_ROYALE)
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     said = []
     for k in (1, 2):
         said += interpreter.observe(TableSnapshot(k, k / 10, *read(state)))
@@ -791,7 +791,7 @@ def test_a_step_entered_on_the_page_keeps_a_rival_beyond_the_margin_that_later_r
         return tuple(casinos), tuple(tray)
 
     camera = GAME.camera(TRACED_ROYALE)
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     readings = [shown(states[1]), shown(states[1], misread=True), *[shown(states[2], hidden=True)] * 2,
                 *[shown(states[n], hidden=True) for n in (3, 3, 4, 4)]]  # fmt: skip
     said = []
@@ -833,7 +833,7 @@ def test_a_placement_on_a_tile_s_casino_disputed_by_a_rival_at_the_same_step_is_
     left = tuple(DieReading(black, big, pips) for big, pips in [(0, 3), (0, 6), (0, 6), (1, 3)])
     readings = [(state, swapped), (placed, left), (chosen, left)]  # settled once each, as traced
     camera = GAME.camera(TRACED_ROYALE)
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     said = []
     for k, (shown, tray) in enumerate(readings, 1):
         said += interpreter.observe(TableSnapshot(k, k / 10, TableSnapshot.from_state(shown).casinos, tray))
@@ -899,7 +899,7 @@ def test_a_rival_at_a_tiles_roll_goes_on_by_the_black_dice_read_on_the_table():
     black = [DieReading(Colour.BLACK, False, 4, track=10), DieReading(Colour.BLACK, False, 5, track=11)]
     yellows = [DieReading(yellow, False, v, track=20 + v) for v in (3, 1, 4, 2, 5)]
     trays = [roll, roll[:4], roll[:4] + black, [], yellows]
-    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state)
     for k, tray in enumerate(trays, 1):
         interpreter.observe(TableSnapshot(k, k / 10, casinos, tuple(tray)))
     booked = interpreter.state.history[len(state.history) :]
@@ -934,7 +934,7 @@ def test_a_step_said_in_doubt_takes_the_black_dice_read_in_the_tray_before_a_riv
     readings = [(before, roll), (before, roll), (tuple(after), ()), (tuple(after), ()), (tuple(after), tile),
                 (tuple(after), tile)]  # fmt: skip
     camera = GAME.camera(TRACED_ROYALE)
-    interpreter = Interpreter(camera, state, model=TRACED_ROYALE)
+    interpreter = Interpreter(camera, state)
     said = []
     for k, (casinos, tray) in enumerate(readings, 1):
         said += interpreter.observe(TableSnapshot(k, k / 10, casinos, tray))
@@ -969,7 +969,7 @@ def test_a_die_read_lying_on_a_casino_before_the_roll_is_not_taken_for_the_die_p
                     ("grey", 4, "", 46), ("red", 4, "", 57), ("red", 4, "*", 58), ("green", 4, "", 113),
                     ("green", 4, "", 114))  # fmt: skip  # a black 4 read green, another grey
     roll = dice(("green", 3, "", 131), ("green", 5, "", 132), ("green", 4, "", 133), ("green", 1, "*", 134))
-    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state, model=TRACED_ROYALE)
+    interpreter = Interpreter(GAME.camera(TRACED_ROYALE), state)
     # the next roll (black is out)
     yellow = dice(("yellow", 2, "", 140), ("yellow", 5, "", 141), ("yellow", 6, "", 142))
     said = []

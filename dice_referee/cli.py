@@ -307,7 +307,7 @@ def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
-    from vision.detect import MODELS, DiceDetector, ModelError, dice_to_json
+    from vision.detect import MODELS, SECOND_LOOK, DiceDetector, ModelError, dice_to_json
 
     if args.models is None:
         args.models = str(MODELS)
@@ -319,7 +319,13 @@ def run_detect(args: argparse.Namespace) -> int:
 
     try:
         models = Path(args.models)
-        detector = DiceDetector(models / "dice_detector", models / "die_reader", confidence=args.confidence)
+        second_look = SECOND_LOOK if args.second_look is None else args.second_look
+        if second_look < 0 or second_look % 32:
+            print(f"dice-referee detect: --second-look must be 0 or a multiple of 32, not {second_look}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+        detector = DiceDetector(models / "dice_detector", models / "die_reader", confidence=args.confidence,
+                                second_look=second_look or None)  # fmt: skip
     except ModelError as error:
         print(f"dice-referee detect: {error}", file=sys.stderr)
         return 2
@@ -748,6 +754,9 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
     detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.add_argument("--second-look", type=int, default=None, metavar="PX",
+                        help="where the first look may have missed a die, look again at this input size "
+                             "(default 512; 0: one look, as the camera's frames are read)")  # fmt: skip
     detect.add_argument("--colours", metavar="NAME,NAME,...",
                         help="the dice colours in play (e.g. red,blue,green,white): every die is read as one "
                              "of them")  # fmt: skip

@@ -27,10 +27,12 @@ from vision.detections import Detections
 __all__ = [
     "MODELS",
     "OBSERVATION",
+    "SECOND_LOOK",
     "TABLE_CONFIDENCE",
     "DiceDetector",
     "ModelError",
     "biggy_by_size",
+    "box_iou",
     "dice_to_json",
     "letterbox",
     "nms",
@@ -46,6 +48,17 @@ TABLE_CONFIDENCE = 0.2
 each die is voted on over its frames at rest and two boxes closer than a die are one die. In frames at
 rest of six rendered games (2,666 dice) 0.2 finds 99.3 % of the dice instead of 98.1 % (most of those
 gained white or blue dice that stay under 0.35 as long as they lie there) for 13 more boxes that are no die."""
+
+SECOND_LOOK = 512
+"""The input size a still photo is looked at again with where the first look (416) may have missed a die
+(``dice-referee detect``, ``evaluate``; :meth:`DiceDetector.find`). Small dice in piles, 25-50 px on a 640 px
+photo, shrink to 16-33 px at 416 and score under the threshold there; at 512 most of them are found. The
+table's frames keep one look (their dice are voted on over many frames, and the frame rate counts)."""
+WEAK = 0.1
+"""A box the detector scores over this, but under its threshold, overlapping no die it found, is a die the
+first look may have missed: the reason for a second look."""
+NEW_DIE_IOU = 0.3
+"""A box of the second look overlapping a die of the first by less than this is a die the first look missed."""
 
 
 class ModelError(RuntimeError):
@@ -94,6 +107,15 @@ def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), (3, 3), 0.6)
 
 
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy: (N, M)."""
+    area_a = np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)
+    area_b = np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)
+    inter = np.prod(np.clip(np.minimum(a[:, None, 2:], b[None, :, 2:]) - np.maximum(a[:, None, :2], b[None, :, :2]),
+                            0, None), axis=2)  # fmt: skip
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+
+
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) -> np.ndarray:
     """Indices kept by greedy non-maximum suppression, best first.
 
@@ -105,11 +127,8 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) ->
     order = np.argsort(-scores)
     ranked = boxes[order]  # best first
     sides = np.clip(ranked[:, 2:] - ranked[:, :2], 0, None)
-    areas = np.prod(sides, axis=1)
     # Every pair at once (a frame has tens of candidates), then one greedy pass over the ranking.
-    inter = np.prod(np.clip(np.minimum(ranked[:, None, 2:], ranked[None, :, 2:])
-                            - np.maximum(ranked[:, None, :2], ranked[None, :, :2]), 0, None), axis=2)  # fmt: skip
-    overlaps = inter / np.maximum(areas[:, None] + areas[None, :] - inter, 1e-9) > iou
+    overlaps = box_iou(ranked, ranked) > iou
     centres = (ranked[:, :2] + ranked[:, 2:]) / 2
     inside = np.all(np.abs(centres[None, :, :] - centres[:, None, :]) < core * sides[:, None, :] / 2, axis=2)
     dropped = overlaps | inside  # row i: the boxes that box i, if kept, drops
@@ -272,6 +291,8 @@ class DiceDetector:
             test-time augmentation where it is needed).
         sure: the pips confidence at which one reading is enough.
         colour_sure: the colour confidence at which one reading is enough.
+        second_look: a larger input size the picture is looked at again with where the first look may have
+            missed a die (:meth:`find`; :data:`SECOND_LOOK` for still photos); None: one look (the table's frames).
 
     Example:
         >>> detector = DiceDetector()  # doctest: +SKIP
@@ -281,7 +302,7 @@ class DiceDetector:
 
     def __init__(self, detector_dir: Path = MODELS / "dice_detector", reader_dir: Path = MODELS / "die_reader",
                  confidence: float = 0.35, iou: float = 0.5, core: float = 0.8, rotations: int = 4,
-                 sure: float = 0.9, colour_sure: float = 0.8) -> None:  # fmt: skip
+                 sure: float = 0.9, colour_sure: float = 0.8, second_look: int | None = None) -> None:  # fmt: skip
         detector_config = _config(detector_dir)
         reader_config = _config(reader_dir)
         self.input_size = int(detector_config["input_size"])  # type: ignore[call-overload]
@@ -302,24 +323,58 @@ class DiceDetector:
         self.rotations = max(1, min(4, rotations))
         self.sure = sure
         self.colour_sure = colour_sure
+        self.second_look = second_look
 
     def find(self, image: np.ndarray) -> Detections:
-        """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence."""
-        net_input, box = letterbox(image, self.input_size, rect=self.rect)
+        """Stage 1: die boxes in pixels of ``image`` (BGR), with detector confidence.
+
+        With ``second_look``, where the first look leaves a weak box (over :data:`WEAK`, under the threshold)
+        overlapping none of the dice it found, the picture is looked at again at that larger input, and the
+        dice found there that overlap none found before (IoU under :data:`NEW_DIE_IOU`) are added.
+        """
+        boxes, scores, faces = self._candidates(image, self.input_size)
+        keep = scores > self.confidence
+        chosen = np.flatnonzero(keep)[nms(boxes[keep], scores[keep], self.iou, self.core)]
+        if self.second_look and self._may_have_missed(boxes, scores, chosen):
+            more, more_scores, more_faces = self._candidates(image, self.second_look)
+            sure = np.flatnonzero(more_scores > self.confidence)
+            sure = sure[nms(more[sure], more_scores[sure], self.iou, self.core)]
+            if len(chosen) and len(sure):
+                sure = sure[box_iou(more[sure], boxes[chosen]).max(axis=1) < NEW_DIE_IOU]
+            if len(sure):
+                boxes = np.concatenate([boxes[chosen], more[sure]])
+                scores = np.concatenate([scores[chosen], more_scores[sure]])
+                faces = np.concatenate([faces[chosen], more_faces[sure]])
+                chosen = nms(boxes, scores, self.iou, self.core)
+        if not len(chosen):
+            return Detections.empty()
+        data = {"face": faces[chosen] + 1} if self.faces else {}
+        return Detections(boxes[chosen], scores[chosen], data)
+
+    def _candidates(self, image: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every box the network proposes at input ``size`` over :data:`WEAK`.
+
+        Their corners in pixels of ``image`` (xyxy), scores and classes (the face, for a one-stage detector).
+        """
+        net_input, box = letterbox(image, size, rect=self.rect)
         blob = np.ascontiguousarray(net_input[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         output = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0][0]  # (4 + classes, anchors)
         scores = output[4:].max(axis=0)
-        keep = scores > self.confidence
-        if not keep.any():
-            return Detections.empty()
+        keep = scores > min(WEAK, self.confidence)
         cx, cy, w, h = output[:4, keep]
-        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).reshape(-1, 4)
         boxes = (boxes - [box.pad_x, box.pad_y, box.pad_x, box.pad_y]) / box.scale
         height, width = image.shape[:2]
         boxes = np.clip(boxes, 0, [width, height, width, height])
-        chosen = nms(boxes, scores[keep], self.iou, self.core)
-        data = {"face": output[4:, keep].argmax(axis=0)[chosen] + 1} if self.faces else {}
-        return Detections(boxes[chosen], scores[keep][chosen], data)
+        return boxes, scores[keep], output[4:, keep].argmax(axis=0)
+
+    def _may_have_missed(self, boxes: np.ndarray, scores: np.ndarray, chosen: np.ndarray) -> bool:
+        """Whether a weak box (under the threshold) overlaps none of the dice ``chosen`` (a die the look may miss)."""
+        weak = np.flatnonzero(scores <= self.confidence)
+        if not len(weak):
+            return False
+        weak = weak[nms(boxes[weak], scores[weak], self.iou, self.core)]
+        return not len(chosen) or bool((box_iou(boxes[weak], boxes[chosen]).max(axis=1) < NEW_DIE_IOU).any())
 
     def read(self, image: np.ndarray, detections: Detections) -> Detections:
         """Stage 2: adds the columns ``pips``, ``pips_confidence``, ``colour``, ``colour_confidence``, ``biggy``.

@@ -186,6 +186,11 @@ def test_detect_without_weights_says_so(tmp_path):
     assert out.returncode == 2 and "no trained model in" in out.stderr and "Traceback" not in out.stderr
 
 
+def test_detect_s_second_look_must_be_a_network_size(tmp_path):
+    out = cli("detect", "--json", "--second-look", "500", str(tmp_path))
+    assert out.returncode == 2 and "--second-look must be 0 or a multiple of 32, not 500" in out.stderr
+
+
 def test_mat_writes_a_pdf_and_a_png(tmp_path):
     out = cli("mat", "--out", str(tmp_path / "mat.pdf"), "--paper", "a4", "--dpi", "50")
     assert out.returncode == 0, out.stderr

@@ -98,6 +98,18 @@ def test_a_die_unsure_of_its_colour_is_read_again_turned(colour_sure, expected, 
     assert reader.runs == runs  # both dice once, then (if unsure) both in the three other turns
 
 
+def test_a_photo_s_second_look_finds_far_dice_the_first_missed_and_keeps_every_die_it_found(detector):
+    """Far views (dice of 14-20 px in a 1280x720 picture, 5-7 px at the first look's 416): the second look, at
+    512, finds dice the first scored under the threshold; what the first look found stays as it was."""
+    photo = DiceDetector(second_look=512)
+    for seed, more in ((9_100_000, 5), (9_100_001, 4)):
+        scene = render_scene(seed, size=(1280, 720))
+        truth = np.array([d.box for d in scene.dice], dtype=np.float32).reshape(-1, 4)
+        once, twice = detector(scene.image), photo(scene.image)
+        assert len(match(truth, twice)) >= len(match(truth, once)) + more
+        assert all((twice.xyxy == box).all(axis=1).any() for box in once.xyxy)
+
+
 def test_detect_cli_contract(tmp_path):
     corrupt = tmp_path / "corrupt.jpg"
     corrupt.write_bytes(b"\xff\xd8 not really a jpeg")

@@ -5,7 +5,7 @@ import pytest
 
 from vision.annotate import annotate
 from vision.crops import CROP_SIZE, crop_die
-from vision.detect import biggy_by_size, letterbox, nms, shrink
+from vision.detect import DiceDetector, biggy_by_size, box_iou, letterbox, nms, shrink
 from vision.detections import Detections
 
 
@@ -89,6 +89,48 @@ def _grid(sides, spacing=60.0):
     centres = np.array([[i * spacing, 0.0] for i in range(len(sides))])
     half = np.array(sides, float)[:, None] / 2
     return Detections(np.hstack([centres - half, centres + half]), np.ones(len(sides)))
+
+
+def test_box_iou_of_every_pair():
+    a = np.array([[0, 0, 10, 10], [20, 20, 30, 30]], dtype=np.float32)
+    b = np.array([[5, 0, 15, 10], [0, 0, 10, 10], [100, 100, 101, 101]], dtype=np.float32)
+    assert np.allclose(box_iou(a, b), [[50 / 150, 1, 0], [0, 0, 0]])
+
+
+class _Looks(DiceDetector):
+    """The second-look rule on boxes given by input size, without a network (``_candidates`` answers)."""
+
+    def __init__(self, looks: dict[int, list[tuple[list[float], float]]], second_look: int | None = 512) -> None:
+        self.looks, self.seen = looks, []
+        self.input_size, self.second_look, self.faces = 416, second_look, False
+        self.confidence, self.iou, self.core = 0.35, 0.5, 0.8
+
+    def _candidates(self, image, size):
+        self.seen.append(size)
+        boxes = self.looks.get(size, [])
+        return (np.array([b for b, _ in boxes], np.float64).reshape(-1, 4), np.array([c for _, c in boxes]),
+                np.zeros(len(boxes), np.int64))  # fmt: skip
+
+
+def test_a_second_look_where_a_weak_box_lies_away_from_every_die_found():
+    """A weak box (0.1-0.35) on no die found: looked at again at 512, the dice found there that overlap none
+    of the first look's are added; those already found are kept as the first look boxed them."""
+    first = [([10, 10, 50, 50], 0.9), ([100, 100, 130, 130], 0.2), ([12, 10, 50, 52], 0.3)]
+    second = [([11, 11, 51, 51], 0.95), ([101, 99, 131, 129], 0.6), ([300, 300, 320, 320], 0.2)]
+    looks = _Looks({416: first, 512: second})
+    found = looks.find(np.zeros((640, 640, 3), np.uint8))
+    assert looks.seen == [416, 512]
+    assert found.xyxy.tolist() == [[10, 10, 50, 50], [101, 99, 131, 129]]
+    assert np.allclose(found.confidence, [0.9, 0.6])
+    # The weak box lies on the die found (a part of it again): no second look.
+    looks = _Looks({416: [first[0], first[2]], 512: second})
+    assert looks.find(np.zeros((640, 640, 3), np.uint8)).xyxy.tolist() == [[10, 10, 50, 50]]
+    assert looks.seen == [416]
+    # One look as the table's frames are read, and nothing found at all.
+    looks = _Looks({416: first, 512: second}, second_look=None)
+    assert len(looks.find(np.zeros((640, 640, 3), np.uint8))) == 1 and looks.seen == [416]
+    looks = _Looks({416: [([100, 100, 130, 130], 0.2)], 512: [([300, 300, 320, 320], 0.2)]})
+    assert len(looks.find(np.zeros((640, 640, 3), np.uint8))) == 0 and looks.seen == [416, 512]
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ import onnxruntime as ort
 
 from models.dice_detector.evaluate import REAL, _judged, judged_dice, match, split_rows, yolo_labels
 from vision.crops import crop_die
-from vision.detect import MODELS, DiceDetector, read_crops
+from vision.detect import MODELS, SECOND_LOOK, DiceDetector, read_crops
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -118,15 +118,15 @@ def main() -> None:
     parser.add_argument(
         "--end-to-end",
         action="store_true",
-        help="the dice the whole reader (the shipped detector "
-        "and --weights) does not read right and no verdict names yet: end_to_end.csv and sheets",
+        help="the dice the whole reader (the shipped detector and --weights, photos read as detect reads "
+        "them) does not read right and no verdict names yet: end_to_end.csv and sheets",
     )
     args = parser.parse_args()
     if not (args.real / "split.csv").exists():
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.end_to_end:
-        detector = DiceDetector(MODELS / "dice_detector", args.weights.parent)
+        detector = DiceDetector(MODELS / "dice_detector", args.weights.parent, second_look=SECOND_LOOK)  # as detect
         found, name = failures(detector, args.real, judged_dice()), "end_to_end.csv"
     else:
         session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])

@@ -1,7 +1,7 @@
 """Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
 
     python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--hard 150] [--games 3] [--speed 30]
-        [--observation]
+        [--observation] [--second-look 512]
 
 - Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
   YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
@@ -13,7 +13,11 @@
   deep colours; the kinds real photos showed the reader failing on).
 - The built-in game's look (``--games N``): frames at rest of N rendered games on the play mat
   (1280x720, seeds never used for training), the same figures.
-- Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages).
+- Photos (real and synthetic) are read as ``dice-referee detect`` reads them, with a second look where the
+  first may have missed a die (``--second-look``, ``vision.detect.SECOND_LOOK``); the built-in game's frames
+  as the table reads them, in one look.
+- Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages), in one look as
+  the table reads its frames, and with the photos' second look (``speed_1280x720_photo``).
 - With ``--observation``, the camera interpreter's observation model for these weights (misread faces and
   colours, misses by crowd, dice read twice, Biggys; ``models.observation.measure_reader``), written beside
   them as ``observation.json``: each shipped reader is shipped with its own.

@@ -352,15 +352,16 @@ class DiceDetector:
         return Detections(boxes[chosen], scores[chosen], data)
 
     def _candidates(self, image: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every box the network proposes at input ``size`` over :data:`WEAK`.
+        """Every box the network proposes at input ``size`` over the threshold (over :data:`WEAK` for a second look).
 
-        Their corners in pixels of ``image`` (xyxy), scores and classes (the face, for a one-stage detector).
+        The weak boxes are what calls for a second look; without one they are not decoded. Their corners in
+        pixels of ``image`` (xyxy), scores and classes (the face, for a one-stage detector).
         """
         net_input, box = letterbox(image, size, rect=self.rect)
         blob = np.ascontiguousarray(net_input[:, :, ::-1].transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         output = self.detector.run(None, {self.detector.get_inputs()[0].name: blob})[0][0]  # (4 + classes, anchors)
         scores = output[4:].max(axis=0)
-        keep = scores > min(WEAK, self.confidence)
+        keep = scores > (min(WEAK, self.confidence) if self.second_look else self.confidence)
         cx, cy, w, h = output[:4, keep]
         boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).reshape(-1, 4)
         boxes = (boxes - [box.pad_x, box.pad_y, box.pad_x, box.pad_y]) / box.scale

@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from vision.colours import ColourBook
-from vision.detect import OBSERVATION, SECOND_LOOK, TABLE_CONFIDENCE, DiceDetector
+from vision.detect import OBSERVATION, SECOND_LOOK, TABLE_CONFIDENCE, DiceDetector, box_iou
 from vision.detections import Detections
 
 if TYPE_CHECKING:
@@ -109,10 +109,8 @@ def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.prod(np.clip(rb - lt, 0, None), axis=2)
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1)."""
-    inter = _intersections(a, b)
-    return inter / np.maximum(_areas(a)[:, None] + _areas(b)[None, :] - inter, 1e-9)
+iou_matrix = box_iou
+"""IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1): the detector's own (``vision.detect``)."""
 
 
 def cover_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

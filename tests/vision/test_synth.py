@@ -140,3 +140,17 @@ def test_hard_hobby_dice_change_only_how_the_dice_look():
     assert smoke and all(0.45 <= look.alpha <= 0.7 for look in smoke)
     swirled = [look for look in looks if look.finish == "marbled"]
     assert swirled and all(look.vein_bgr is not None for look in swirled)
+
+
+def test_black_white_and_grey_dice_vary_in_lightness_not_hue():
+    """A set of black dice may be a little lighter or darker, never dark green: its label must be what it shows."""
+    from vision.colours import nearest_colour
+    from vision.synth.scene import ACHROMATIC
+
+    for name in ACHROMATIC:
+        bodies = [scene_module._look(name, np.random.default_rng(seed), False)[1].body_bgr for seed in range(3000)]
+        assert {nearest_colour(body) for body in bodies} == {name}
+        spread = [max(body) - min(body) for body in bodies]
+        assert max(spread) <= 25 and np.mean(spread) < 8  # drawn channel by channel, the mean spread was about 20
+    reds = [scene_module._look("red", np.random.default_rng(seed), False)[1].body_bgr for seed in range(300)]
+    assert np.std([body[1] - body[2] for body in reds]) > 12  # a coloured set still varies in hue

@@ -32,6 +32,8 @@ __all__ = [
     "DiceDetector",
     "ModelError",
     "biggy_by_size",
+    "box_areas",
+    "box_intersections",
     "box_iou",
     "dice_to_json",
     "letterbox",
@@ -107,13 +109,21 @@ def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.GaussianBlur(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), (3, 3), 0.6)
 
 
+def box_areas(boxes: np.ndarray) -> np.ndarray:
+    """The area of every box (N, 4), xyxy: (N,)."""
+    return np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
+
+
+def box_intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The area every box of ``a`` (N, 4) shares with every box of ``b`` (M, 4), xyxy: (N, M)."""
+    return np.prod(np.clip(np.minimum(a[:, None, 2:], b[None, :, 2:]) - np.maximum(a[:, None, :2], b[None, :, :2]),
+                           0, None), axis=2)  # fmt: skip
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Intersection over union of every box of ``a`` (N, 4) with every box of ``b`` (M, 4), xyxy: (N, M)."""
-    area_a = np.prod(np.clip(a[:, 2:] - a[:, :2], 0, None), axis=1)
-    area_b = np.prod(np.clip(b[:, 2:] - b[:, :2], 0, None), axis=1)
-    inter = np.prod(np.clip(np.minimum(a[:, None, 2:], b[None, :, 2:]) - np.maximum(a[:, None, :2], b[None, :, :2]),
-                            0, None), axis=2)  # fmt: skip
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-9)
+    inter = box_intersections(a, b)
+    return inter / np.maximum(box_areas(a)[:, None] + box_areas(b)[None, :] - inter, 1e-9)
 
 
 def nms(boxes: np.ndarray, scores: np.ndarray, iou: float, core: float = 0.0) -> np.ndarray:

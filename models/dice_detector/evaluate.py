@@ -44,7 +44,15 @@ import cv2
 import numpy as np
 
 from vision.colours import ColourBook
-from vision.detect import OBSERVATION, SECOND_LOOK, TABLE_CONFIDENCE, DiceDetector, box_iou
+from vision.detect import (
+    OBSERVATION,
+    SECOND_LOOK,
+    TABLE_CONFIDENCE,
+    DiceDetector,
+    box_areas,
+    box_intersections,
+    box_iou,
+)
 from vision.detections import Detections
 
 if TYPE_CHECKING:
@@ -97,25 +105,9 @@ class Tally:
         return {f"{t}->{r}": round(100 * n / dice[t], 2) for (t, r), n in sorted(wrong.items(), key=lambda x: -x[1])}
 
 
-def _areas(boxes: np.ndarray) -> np.ndarray:
-    """The area of every box (x0, y0, x1, y1)."""
-    return np.prod(np.clip(boxes[:, 2:] - boxes[:, :2], 0, None), axis=1)
-
-
-def _intersections(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The area every box in ``a`` shares with every box in ``b``."""
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    return np.prod(np.clip(rb - lt, 0, None), axis=2)
-
-
-iou_matrix = box_iou
-"""IoU of every box in ``a`` with every box in ``b`` (x0, y0, x1, y1): the detector's own (``vision.detect``)."""
-
-
 def cover_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The share of each box in ``a`` that lies inside each box in ``b``."""
-    return _intersections(a, b) / np.maximum(_areas(a)[:, None], 1e-9)
+    return box_intersections(a, b) / np.maximum(box_areas(a)[:, None], 1e-9)
 
 
 def _greedy(score: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -150,7 +142,7 @@ def face_pairs(truth: np.ndarray, boxes: np.ndarray, pairs: list[tuple[int, int]
     if not len(truth) or not len(boxes):
         return []
     cover = cover_matrix(truth, boxes)
-    ratio = _areas(boxes)[None, :] / np.maximum(_areas(truth)[:, None], 1e-9)
+    ratio = box_areas(boxes)[None, :] / np.maximum(box_areas(truth)[:, None], 1e-9)
     others = np.array([[np.delete(cover[:, j], i).max(initial=0.0) for j in range(len(boxes))]
                        for i in range(len(truth))])  # fmt: skip
     score = np.where((ratio <= FACE_AREA) & (others < 0.5), cover, -1.0)
@@ -167,7 +159,7 @@ def match(truth: np.ndarray, predicted: Detections, threshold: float = 0.5, face
     """
     if not len(truth) or not len(predicted):
         return []
-    pairs = _greedy(iou_matrix(truth, predicted.xyxy), threshold)
+    pairs = _greedy(box_iou(truth, predicted.xyxy), threshold)
     return pairs + face_pairs(truth, predicted.xyxy, pairs) if faces else pairs
 
 

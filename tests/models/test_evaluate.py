@@ -10,7 +10,6 @@ from models.dice_detector.evaluate import (
     _judged,
     cover_matrix,
     cpu_description,
-    iou_matrix,
     match,
     score_image,
     unreadable_dice,
@@ -19,6 +18,7 @@ from models.dice_detector.evaluate import (
 from models.dice_detector.make_dataset import _yolo_line, whole_die_boxes
 from models.die_reader.make_dataset import JITTER_SCALE, jitter
 from vision.colours import PALETTE_NAMES
+from vision.detect import box_iou
 from vision.detections import Detections
 
 
@@ -32,7 +32,7 @@ def detections(boxes, pips, colours=None, biggy=None):
 def test_iou_and_greedy_matching():
     truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], float)
     pred = detections([[21, 0, 31, 10], [1, 0, 11, 10], [50, 50, 60, 60]], [1, 2, 3])
-    assert iou_matrix(truth[:1], truth[:1])[0, 0] == pytest.approx(1.0)
+    assert box_iou(truth[:1], truth[:1])[0, 0] == pytest.approx(1.0)
     assert sorted(match(truth, pred)) == [(0, 1), (1, 0)]
     assert match(truth, detections([[5, 5, 15, 15]], [1])) == []  # IoU 1/7 < 0.5
 

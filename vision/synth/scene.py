@@ -152,7 +152,7 @@ def hard_look(name: str, rng: np.random.Generator) -> DieLook:
         base = base * rng.uniform(0.55, 0.85)
     elif kind == "deep":
         hsv = cv2.cvtColor(np.uint8([[np.clip(base, 0, 255)]]), cv2.COLOR_BGR2HSV)[0, 0].astype(float)
-        if name not in ("black", "white", "grey"):
+        if name not in ACHROMATIC:
             hsv[1] = min(255.0, hsv[1] * rng.uniform(1.0, 1.3))
         hsv[2] = np.clip(hsv[2] * rng.uniform(0.7 if light else 0.6, 1.2), 0, 255)
         base = cv2.cvtColor(np.uint8([[hsv]]), cv2.COLOR_HSV2BGR)[0, 0].astype(float)

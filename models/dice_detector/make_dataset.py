@@ -30,6 +30,7 @@ from vision.detect import DiceDetector
 
 if TYPE_CHECKING:
     from vision.synth.game import RenderedGame
+    from vision.synth.scene import Scene
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -52,16 +53,27 @@ def render_one(args: tuple[int, str, Path]) -> dict[str, object]:
     from vision.synth.scene import render_scene
 
     seed, split, out = args
-    scene = render_scene(seed)
+    return _write_scene(render_scene(seed), f"synth_{seed:08d}", split, out, "synthetic")
+
+
+def pile_frame(args: tuple[int, str, Path]) -> dict[str, object]:
+    """Renders a photo of a heap of hobby dice (``vision.synth.pile``) into ``split``; its manifest entry."""
+    from vision.synth.pile import render_pile
+
+    seed, split, out = args
+    return _write_scene(render_pile(seed), f"pile_{seed:08d}", split, out, "pile")
+
+
+def _write_scene(scene: Scene, name: str, split: str, out: Path, source: str) -> dict[str, object]:
+    """Writes a rendered scene (shrunk to ``LONG_SIDE``), its YOLO labels and its sidecar; its manifest entry."""
     height, width = scene.image.shape[:2]
     scale = min(1.0, LONG_SIDE / max(width, height))
     image = cv2.resize(scene.image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    name = f"synth_{seed:08d}"
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
     lines = [_yolo_line(d.box, width, height) for d in scene.dice]
     (out / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
     (out / "labels" / split / f"{name}.json").write_text(scene.sidecar())
-    return {"image": name, "split": split, "dice": len(lines), "source": "synthetic", "seed": seed}
+    return {"image": name, "split": split, "dice": len(lines), "source": source, "seed": scene.seed}
 
 
 GAME_COLOURS = ["red", "blue", "green", "black", "yellow", "grey", "violet", "orange"]
@@ -266,6 +278,8 @@ def main() -> None:
                         "(crowded casinos, white players and neutral dice: crowded_frame)")  # fmt: skip
     parser.add_argument("--royale-frames", type=int, default=0, help="also still frames of rendered Las Vegas "
                         "Royale games (its mat, cards, tiles and chips: royale_frame)")  # fmt: skip
+    parser.add_argument("--pile-frames", type=int, default=0, help="also photos of heaps of hobby dice (touching, "
+                        "cut by the edge, close-ups, greyscale: vision.synth.pile)")  # fmt: skip
     parser.add_argument("--real-copies", type=int, default=1, help="write each real training photo this many times "
                         "(the real photos weigh more among the renders); 1: the shipped dataset")  # fmt: skip
     parser.add_argument("--pips", action="store_true", help="derive datasets/dice_pips from the built dataset")
@@ -294,16 +308,19 @@ def main() -> None:
               for i in range(args.crowded_frames)]  # fmt: skip
     royales = [(args.seed * 1_000_000 + 900_000 + i, "train" if i % 10 else "val", args.out)
                for i in range(args.royale_frames)]  # fmt: skip
+    piles = [(args.seed * 1_000_000 + 600_000 + i, "train" if i % 10 else "val", args.out)
+             for i in range(args.pile_frames)]  # fmt: skip
     with ProcessPoolExecutor(args.workers) as pool:
         entries += list(pool.map(render_one, jobs, chunksize=8))
         entries += list(pool.map(game_frame, games, chunksize=4))
         entries += list(pool.map(crowded_frame, crowds, chunksize=4))
         entries += list(pool.map(royale_frame, royales, chunksize=4))
+        entries += list(pool.map(pile_frame, piles, chunksize=4))
     (args.out / "data.yaml").write_text(f"path: {args.out}\ntrain: images/train\nval: images/val\nnames:\n  0: die\n")
     manifest = {"seed": args.seed, "synthetic_train": args.synthetic_train, "synthetic_val": args.synthetic_val,
                 "game_frames": args.game_frames, "crowded_frames": args.crowded_frames,
-                "royale_frames": args.royale_frames, "real": str(args.real), "real_copies": args.real_copies,
-                "whole_die": str(args.whole_die or ""),
+                "royale_frames": args.royale_frames, "pile_frames": args.pile_frames, "real": str(args.real),
+                "real_copies": args.real_copies, "whole_die": str(args.whole_die or ""),
                 "widened": sum(int(e.get("widened", 0)) for e in entries), "images": entries}  # fmt: skip
     (args.out / "manifest.json").write_text(json.dumps(manifest, indent=1))
     counts = {s: sum(1 for e in entries if e["split"] == s) for s in ("train", "val")}

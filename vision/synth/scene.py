@@ -9,6 +9,7 @@ buffer after every die, hand and occluder has been drawn.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 
 import cv2
@@ -18,7 +19,7 @@ from referee import GameState, find_ruleset
 from referee.lasvegas.simulate import default_players, play
 from referee.readings import TableSnapshot
 from vision.colours import PALETTE, nearest_colour
-from vision.synth.camera import look_at
+from vision.synth.camera import Camera, look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
 
 __all__ = ["BIGGY_MM", "DIE_MM", "DieLabel", "Scene", "random_state", "render_scene", "shadows"]
@@ -275,6 +276,53 @@ def _place_dice(rng: np.random.Generator, snapshot: TableSnapshot, zones: list[_
     return placed
 
 
+Silhouettes = dict[int, tuple[int, tuple[int, int, int, int]]]
+"""Per die drawn (its index): the area of its whole silhouette in canvas pixels and the canvas box it lies in."""
+
+
+def draw_dice(canvas: np.ndarray, camera: Camera, dice: Sequence[tuple[DiePose, DieLook]], light: np.ndarray,
+              scale: int, rng: np.random.Generator) -> tuple[np.ndarray, Silhouettes]:  # fmt: skip
+    """Draws ``dice`` onto ``canvas`` (``scale`` times the camera's resolution), the farthest first.
+
+    Returns the id buffer (index + 1 of the die seen at each canvas pixel, 0 for none) and, per die drawn,
+    its whole silhouette's area in canvas pixels (hidden parts included) and the canvas box it was drawn in:
+    what :func:`seen` needs once everything in front of the dice (a hand) has been drawn into ``ids`` too.
+    """
+    ids = np.zeros(canvas.shape[:2], np.int32)
+    mask = np.zeros(ids.shape, np.uint8)
+    full_area: Silhouettes = {}
+    order = sorted(range(len(dice)), key=lambda i: -np.linalg.norm(camera.centre_mm - [dice[i][0].x_mm,
+                                                                                      dice[i][0].y_mm, 0]))  # fmt: skip
+    for index in order:
+        pose, look = dice[index]
+        outline = draw_die(canvas, mask, camera, pose, look, light, scale, rng)
+        if not len(outline):
+            continue
+        # Work only inside the die's own box: the frame is up to 3840x2160 at this scale.
+        x0, y0 = np.clip(np.floor(outline.min(axis=0) * scale).astype(int) - 2, 0, [ids.shape[1], ids.shape[0]])
+        x1, y1 = np.clip(np.ceil(outline.max(axis=0) * scale).astype(int) + 2, 0, [ids.shape[1], ids.shape[0]])
+        own = mask[y0:y1, x0:x1] > 0
+        ids[y0:y1, x0:x1][own] = index + 1
+        full_area[index] = (int(own.sum()), (int(x0), int(y0), int(x1), int(y1)))
+        mask[y0:y1, x0:x1] = 0
+    return ids, full_area
+
+
+def seen(ids: np.ndarray, full_area: Silhouettes, index: int,
+         scale: int) -> tuple[tuple[float, float, float, float], float, float]:  # fmt: skip
+    """Die ``index``'s box around its visible pixels (camera pixels), the share of it visible and its size.
+
+    The size is the square root of its whole silhouette's area in camera pixels (see :attr:`DieLabel.size`).
+    """
+    area, (x0, y0, x1, y1) = full_area.get(index, (0, (0, 0, 0, 0)))
+    ys, xs = np.nonzero(ids[y0:y1, x0:x1] == index + 1)
+    xs, ys = xs + x0, ys + y0
+    visible = len(xs) / area if area else 0.0
+    box = (float(xs.min()) / scale, float(ys.min()) / scale, float(xs.max() + 1) / scale,
+           float(ys.max() + 1) / scale) if len(xs) else (0.0, 0.0, 0.0, 0.0)  # fmt: skip
+    return box, round(visible, 3), round(float(np.sqrt(area)) / scale, 2)
+
+
 def shadows(tex: np.ndarray, poses: list[DiePose], light: np.ndarray, strength: float,
             to_tex: np.ndarray | None = None) -> None:  # fmt: skip
     """Darkens the table where the dice block the light (soft-edged), in one pass.
@@ -423,24 +471,8 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
     floor = tuple(int(v) for v in rng.integers(10, 120, 3))  # beyond the table's edge
     canvas = cv2.warpPerspective(tex, warp, (width * scale, height * scale), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=floor)  # fmt: skip
-    ids = np.zeros((height * scale, width * scale), np.int32)
-    mask = np.zeros(ids.shape, np.uint8)
-    full_area = {}
-    order = sorted(range(len(dice)), key=lambda i: -np.linalg.norm(camera.centre_mm - [dice[i][0].x_mm,
-                                                                                      dice[i][0].y_mm, 0]))  # fmt: skip
-    for index in order:
-        pose, reading, _ = dice[index]
-        _, look = looks[reading.colour]  # type: ignore[attr-defined]
-        outline = draw_die(canvas, mask, camera, pose, look, light, scale, rng)
-        if not len(outline):
-            continue
-        # Work only inside the die's own box: the frame is up to 3840x2160 at this scale.
-        x0, y0 = np.clip(np.floor(outline.min(axis=0) * scale).astype(int) - 2, 0, [ids.shape[1], ids.shape[0]])
-        x1, y1 = np.clip(np.ceil(outline.max(axis=0) * scale).astype(int) + 2, 0, [ids.shape[1], ids.shape[0]])
-        own = mask[y0:y1, x0:x1] > 0
-        ids[y0:y1, x0:x1][own] = index + 1
-        full_area[index] = (int(own.sum()), (x0, y0, x1, y1))
-        mask[y0:y1, x0:x1] = 0
+    ids, full_area = draw_dice(canvas, camera, [(pose, looks[reading.colour][1]) for pose, reading, _ in dice],
+                               light, scale, rng)  # type: ignore[attr-defined]  # fmt: skip
     if effects and rng.random() < 0.25:
         _hand(canvas, ids, rng, scale)
 
@@ -449,22 +481,8 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         image = _post(image, rng)
     labels, hidden = [], []
     for index, (pose, reading, zone) in enumerate(dice):
-        area, (x0, y0, x1, y1) = full_area.get(index, (0, (0, 0, 0, 0)))
-        ys, xs = np.nonzero(ids[y0:y1, x0:x1] == index + 1)
-        xs, ys = xs + x0, ys + y0
-        visible = len(xs) / area if area else 0.0
+        box, visible, size = seen(ids, full_area, index, scale)
         name, _ = looks[reading.colour]  # type: ignore[attr-defined]
-        box = (float(xs.min()) / scale, float(ys.min()) / scale, float(xs.max() + 1) / scale,
-               float(ys.max() + 1) / scale) if len(xs) else (0.0, 0.0, 0.0, 0.0)  # fmt: skip
-        label = DieLabel(
-            box,
-            pose.top,
-            name,
-            bool(reading.big),
-            zone,
-            round(visible, 3),  # type: ignore[attr-defined]
-            reading.colour not in arbitrary,
-            round(float(np.sqrt(area)) / scale, 2),
-        )  # type: ignore[attr-defined]
+        label = DieLabel(box, pose.top, name, bool(reading.big), zone, visible, reading.colour not in arbitrary, size)  # type: ignore[attr-defined]
         (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
     return Scene(image, labels, hidden, state.to_notation(), seed, tilt)

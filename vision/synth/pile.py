@@ -19,7 +19,18 @@ import numpy as np
 from vision.colours import PALETTE
 from vision.synth.camera import look_at
 from vision.synth.dice import DieLook, DiePose, overlaps
-from vision.synth.scene import DIE_MM, DieLabel, Scene, _look, _post, draw_dice, hard_look, seen, shadows
+from vision.synth.scene import (
+    DIE_MM,
+    DieLabel,
+    Scene,
+    _look,
+    _post,
+    draw_dice,
+    hard_look,
+    labelled,
+    seen,
+    shadows,
+)
 
 __all__ = ["PILE_SIZES", "SURFACES", "render_pile"]
 
@@ -35,7 +46,7 @@ def _hsv(rng: np.random.Generator, saturation: tuple[int, int], value: tuple[int
     return cv2.cvtColor(np.uint8([[hsv]]), cv2.COLOR_HSV2BGR)[0, 0]
 
 
-def _surface(rng: np.random.Generator, size_px: int, px_per_mm: float) -> tuple[np.ndarray, str]:
+def _surface(rng: np.random.Generator, size_px: int, px_per_mm: float) -> np.ndarray:
     """A square texture of ``size_px`` pixels of one of :data:`SURFACES`, its centre at the pile's."""
     style = str(rng.choice(SURFACES))
     base = {  # every style's colour is drawn, so that each draws alike
@@ -61,7 +72,7 @@ def _surface(rng: np.random.Generator, size_px: int, px_per_mm: float) -> tuple[
         cv2.rectangle(inside, tuple(int(v) for v in centre - half), tuple(int(v) for v in centre + half), 255, -1)
         wall = base * float(rng.choice([0.55, 1.35]))
         tex[inside == 0] = np.clip(wall, 0, 255)
-    return np.clip(tex, 0, 255).astype(np.uint8), style
+    return np.clip(tex, 0, 255).astype(np.uint8)
 
 
 def _heap(rng: np.random.Generator, count: int, sizes: list[float], spread: float) -> list[tuple[DiePose, int]]:
@@ -135,7 +146,7 @@ def render_pile(seed: int, size: tuple[int, int] | None = None, effects: bool = 
     extent = span * (1.5 + 2.5 * np.sin(np.radians(tilt)))  # a tilted camera sees far beyond the heap
     tex_px = int(min(4096, 2 * extent * px_per_mm))
     px_per_mm = tex_px / (2 * extent)
-    tex, _ = _surface(rng, tex_px, px_per_mm)
+    tex = _surface(rng, tex_px, px_per_mm)
     to_tex = np.array([[px_per_mm, 0, extent * px_per_mm], [0, -px_per_mm, extent * px_per_mm], [0, 0, 1]])
     shadows(tex, poses, light, float(rng.uniform(0.2, 0.55)), to_tex)
     tex = cv2.GaussianBlur(tex, (0, 0), 1.0)
@@ -161,5 +172,5 @@ def render_pile(seed: int, size: tuple[int, int] | None = None, effects: bool = 
         name, _, palette = sets[kind]
         die_size = round(die_size * float(np.sqrt(stretch[0] * stretch[1])), 2)
         label = DieLabel(box, pose.top, name, False, 0, visible, palette, die_size)
-        (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
+        (labels if labelled(label) else hidden).append(label)
     return Scene(image, labels, hidden, "", seed, tilt)

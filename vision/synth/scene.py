@@ -323,6 +323,11 @@ def seen(ids: np.ndarray, full_area: Silhouettes, index: int,
     return box, round(visible, 3), round(float(np.sqrt(area)) / scale, 2)
 
 
+def labelled(label: DieLabel) -> bool:
+    """Whether a drawn die is labelled for training: at least half of it in sight, its box 2 pixels wide or more."""
+    return label.visible >= 0.5 and label.box[2] - label.box[0] >= 2
+
+
 def shadows(tex: np.ndarray, poses: list[DiePose], light: np.ndarray, strength: float,
             to_tex: np.ndarray | None = None) -> None:  # fmt: skip
     """Darkens the table where the dice block the light (soft-edged), in one pass.
@@ -481,8 +486,9 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
         image = _post(image, rng)
     labels, hidden = [], []
     for index, (pose, reading, zone) in enumerate(dice):
-        box, visible, size = seen(ids, full_area, index, scale)
+        box, visible, die_size = seen(ids, full_area, index, scale)
         name, _ = looks[reading.colour]  # type: ignore[attr-defined]
-        label = DieLabel(box, pose.top, name, bool(reading.big), zone, visible, reading.colour not in arbitrary, size)  # type: ignore[attr-defined]
-        (labels if visible >= 0.5 and box[2] - box[0] >= 2 else hidden).append(label)
+        in_play = reading.colour not in arbitrary
+        label = DieLabel(box, pose.top, name, bool(reading.big), zone, visible, in_play, die_size)  # type: ignore[attr-defined]
+        (labels if labelled(label) else hidden).append(label)
     return Scene(image, labels, hidden, state.to_notation(), seed, tilt)

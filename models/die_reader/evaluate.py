@@ -4,7 +4,8 @@
 
 Reads ``datasets/die_reader/val_real.npz`` (real photos' val split, exact boxes), ``val_synth.npz``
 (held-out renders, jittered boxes) and, where made (``make_dataset --hard-val``), ``val_hard.npz`` (the
-same held-out scenes with hard hobby dice: smoke, swirled, pearl, coloured pips, deep colours), from
+same held-out scenes with hard hobby dice: smoke, swirled, pearl, coloured pips, deep colours) and
+``val_pile.npz`` (``--pile-frames``: held-out rendered photos of heaps of hobby dice), from
 ``datasets/die_reader_<size>/`` for a reader of another input size, runs the reader through
 ``vision.detect.read_crops`` exactly as inference does (with and without the quarter-turn averaging; the
 size's relative error where the reader tells it), and writes
@@ -57,7 +58,8 @@ def main() -> None:
     args = parser.parse_args()
     session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
     size = int(session.get_inputs()[0].shape[2])
-    sets = [name for name in ("val_real", "val_synth", "val_hard") if (dataset_dir(size) / f"{name}.npz").exists()]
+    sets = [name for name in ("val_real", "val_synth", "val_hard", "val_pile")
+            if (dataset_dir(size) / f"{name}.npz").exists()]  # fmt: skip
     results = {name: measure(session, name) for name in sets}
     print(json.dumps(results, indent=1))
     if args.no_write:

@@ -2,14 +2,16 @@
 
     python -m models.die_reader.make_dataset [--synthetic-train 800] [--synthetic-val 200] [--seed 2]
         [--size 48] [--whole-die] [--palette-share 0.5] [--game-frames 300] [--royale-frames 300]
-        [--hard-share 0.3] [--hard-val 100]
+        [--hard-share 0.3] [--hard-val 100] [--pile-frames 1000]
 
 Writes ``datasets/die_reader/{train,val_real,val_synth[,val_hard]}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
 (N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
 colours), ``biggy`` and ``real`` flags, and ``size``: the die's size in the picture (square root of its
 whole silhouette's area) over the larger side of the box the crop was cut around (NaN for real photos,
-whose labels do not tell it). Boxes are jittered like a detector's to teach tolerance.
+whose labels do not tell it). Boxes are jittered like a detector's to teach tolerance. With
+``--pile-frames``, crops of rendered photos of heaps of hobby dice (``vision.synth.pile``) join the
+training crops, one photo in ten kept apart as ``val_pile.npz``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
@@ -155,6 +158,23 @@ def game_crops(job: tuple[str, int], size: int = CROP_SIZE) -> dict[str, list]:
     return out
 
 
+def pile_crops(seed: int, size: int = CROP_SIZE) -> dict[str, list]:
+    """Crops of every labelled die of one rendered photo of a heap of hobby dice (``render_pile``).
+
+    What the tables do not show: dice at any turn of the phone and up to 50 degrees of tilt, close-ups,
+    dice leaning on others or cut by the photo's edge, squashed by the square stretch. A greyscale photo's
+    dice carry no colour (-1, as the real photos'): nothing in the picture tells it.
+    """
+    from vision.synth.pile import render_pile
+
+    scene = render_pile(seed)
+    grey = bool(np.ptp(scene.image, axis=2).max() == 0)  # every pixel's three channels alike
+    dice = [replace(die, palette=False) for die in scene.dice] if grey else scene.dice
+    out = _empty()
+    _label_crops(scene.image, dice, np.random.default_rng([seed, 7]), size, out)
+    return out
+
+
 def blender_crops(folder: Path, seed: int, size: int = CROP_SIZE, copies: int = 2) -> dict[str, list]:
     """Crops of every die in the Blender photos of ``folder`` (``vision.synth.blender``), jittered boxes."""
     from vision.synth.blender import load
@@ -210,6 +230,8 @@ def main() -> None:
     )
     parser.add_argument("--hard-val", type=int, default=0, help="held-out scenes of hard hobby dice only "
                         "(val_hard.npz; the val scenes' seeds, every colour drawn hard)")  # fmt: skip
+    parser.add_argument("--pile-frames", type=int, default=0, help="also crops of rendered photos of heaps of "
+                        "hobby dice: any turn and tilt, close-ups (one in ten for val_pile)")  # fmt: skip
     parser.add_argument("--blender", type=Path, help="also train on the Blender photos in this folder "
                         "(python -m vision.synth.blender)")  # fmt: skip
     args = parser.parse_args()
@@ -229,8 +251,11 @@ def main() -> None:
                                   range(base + 500_000, base + 500_000 + args.synthetic_val), chunksize=8))  # fmt: skip
         val_hard = list(pool.map(hard_crops, range(base + 500_000, base + 500_000 + args.hard_val), chunksize=8))
         stills = list(pool.map(partial(game_crops, size=args.size), games, chunksize=2))
+        piles = list(pool.map(partial(pile_crops, size=args.size),
+                              range(base + 600_000, base + 600_000 + args.pile_frames), chunksize=8))  # fmt: skip
     train_synth += [part for k, part in enumerate(stills) if k % 10]
     val_synth += stills[::10]
+    train_synth += [part for k, part in enumerate(piles) if k % 10]
     sets = {
         "train": _merge(
             [
@@ -243,6 +268,7 @@ def main() -> None:
         "val_real": _merge([real_crops(args.real, "val", 1, args.seed, args.size)], args.size),
         "val_synth": _merge(val_synth, args.size),
         **({"val_hard": _merge(val_hard, args.size)} if val_hard else {}),
+        **({"val_pile": _merge(piles[::10], args.size)} if piles else {}),
     }
     summary = {}
     for name, arrays in sets.items():

@@ -206,8 +206,8 @@ def main() -> None:
     generator = torch.Generator().manual_seed(args.seed)
     args.data = args.data or dataset_dir(args.size)  # the crops trained on, recorded in config.json
     train = load("train", args.size, args.data)
-    held_out = {name: load(name, args.size, args.data) for name in ("val_real", "val_synth", "val_hard")
-                if name != "val_hard" or (args.data / "val_hard.npz").exists()}  # fmt: skip
+    held_out = {name: load(name, args.size, args.data) for name in ("val_real", "val_synth", "val_hard", "val_pile")
+                if name in ("val_real", "val_synth") or (args.data / f"{name}.npz").exists()}  # fmt: skip
     model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:

@@ -1,6 +1,7 @@
 """Contact sheets of the real val dice the shipped die reader misreads, to judge them by eye.
 
     python -m models.die_reader.audit [--out runs/die_reader/audit] [--weights reader.onnx] [--end-to-end]
+        [--detector DIR]
 
 Reads every labelled die of the real photos' val split from its exact box in four turns, as
 ``evaluate`` does, and writes ``misreads.csv`` (one row per misread die, numbered as on the sheets)
@@ -8,10 +9,10 @@ and ``sheet_<k>.png`` (24 dice a sheet, each shown 160 px wide with its number, 
 The audit of v7's misreads, each judged by eye, is ``real_val_misreads.csv`` beside this file (its
 ``by_eye`` column; see the model card).
 
-With ``--end-to-end``, the dice the whole reader (detector and die reader, as ``evaluate`` reads a photo) does
-not read right, found or not, that no verdict names yet: ``end_to_end.csv`` and its sheets. Their verdicts are
-``real_val_end_to_end.csv`` beside this file; ``evaluate``'s readable figures leave out every die either file
-judges unreadable, ambiguous or wrongly labelled.
+With ``--end-to-end``, the dice the whole reader (detector and die reader, as ``evaluate`` reads a photo; the
+shipped detector or ``--detector``'s) does not read right, found or not, that no verdict names yet:
+``end_to_end.csv`` and its sheets. Their verdicts are ``real_val_end_to_end.csv`` beside this file;
+``evaluate``'s readable figures leave out every die either file judges unreadable, ambiguous or wrongly labelled.
 """
 
 from __future__ import annotations
@@ -114,19 +115,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", type=Path, default=REAL, help="the real dataset (images/, labels/, split.csv)")
     parser.add_argument("--weights", type=Path, default=HERE / "reader.onnx")
+    parser.add_argument("--detector", type=Path, default=MODELS / "dice_detector",
+                        help="with --end-to-end: another detector (a candidate's failures to judge)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "die_reader" / "audit")
     parser.add_argument(
         "--end-to-end",
         action="store_true",
-        help="the dice the whole reader (the shipped detector and --weights, photos read as detect reads "
-        "them) does not read right and no verdict names yet: end_to_end.csv and sheets",
+        help="the dice the whole reader (--detector and --weights, photos read as detect reads them) does "
+        "not read right and no verdict names yet: end_to_end.csv and sheets",
     )
     args = parser.parse_args()
     if not (args.real / "split.csv").exists():
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.end_to_end:
-        detector = DiceDetector(MODELS / "dice_detector", args.weights.parent, second_look=SECOND_LOOK)  # as detect
+        detector = DiceDetector(args.detector, args.weights.parent, second_look=SECOND_LOOK)  # as detect
         found, name = failures(detector, args.real, judged_dice()), "end_to_end.csv"
     else:
         session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])

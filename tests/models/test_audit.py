@@ -79,3 +79,23 @@ def test_the_dice_the_whole_reader_gets_wrong_are_listed_unless_judged_already(t
         (pips[1], pips[1] % 6 + 1, 0.8),
     ]
     assert failures(detector, real, {photo.name: np.round(boxes[:1], 1)}) == [{**found[1], "number": 0}]
+
+
+def test_end_to_end_lists_the_failures_of_the_detector_named(tmp_path, monkeypatch, capsys):
+    """``--detector``: a candidate detector's failures, to judge by eye before comparing it with the shipped one."""
+    from models.die_reader.audit import main
+    from vision.detect import ModelError
+
+    real = _dataset(tmp_path / "real", sorted(FIXTURES.glob("*.jpg"))[:1])
+    candidate = tmp_path / "candidate"
+    shutil.copytree(MODELS / "dice_detector", candidate, ignore=shutil.ignore_patterns("checkpoint"))
+    argv = ["audit", "--real", str(real), "--end-to-end", "--out", str(tmp_path / "out"), "--detector"]
+    monkeypatch.setattr("sys.argv", [*argv, str(candidate)])
+    main()
+    with open(tmp_path / "out" / "end_to_end.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert f"{len(rows)} dice not read right" in capsys.readouterr().out
+    (candidate / "detector.onnx").unlink()  # a candidate folder without its weights is refused, not the shipped read
+    monkeypatch.setattr("sys.argv", [*argv, str(candidate)])
+    with pytest.raises(ModelError, match="candidate"):
+        main()

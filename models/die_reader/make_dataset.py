@@ -4,7 +4,7 @@
         [--size 48] [--whole-die] [--palette-share 0.5] [--game-frames 300] [--royale-frames 300]
         [--hard-share 0.3] [--hard-val 100] [--pile-frames 1000]
 
-Writes ``datasets/die_reader/{train,val_real,val_synth[,val_hard]}.npz`` (ignored by git; crops of another
+Writes ``datasets/die_reader/{train,val_real,val_synth[,val_hard][,val_pile]}.npz`` (ignored by git; crops of another
 ``--size`` than the shipped reader's 40 px into ``datasets/die_reader_<size>/``): ``x`` uint8 crops
 (N, size, size, 3) BGR, ``pips`` 0..5, ``colour`` palette index or -1 (real photos, arbitrary
 colours), ``biggy`` and ``real`` flags, and ``size``: the die's size in the picture (square root of its

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from models.die_reader.make_dataset import dataset_dir
+from models.die_reader.make_dataset import HELD_OUT, dataset_dir
 from vision.detect import read_crops
 
 HERE = Path(__file__).resolve().parent
@@ -58,8 +58,7 @@ def main() -> None:
     args = parser.parse_args()
     session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])
     size = int(session.get_inputs()[0].shape[2])
-    sets = [name for name in ("val_real", "val_synth", "val_hard", "val_pile")
-            if (dataset_dir(size) / f"{name}.npz").exists()]  # fmt: skip
+    sets = [name for name in HELD_OUT if (dataset_dir(size) / f"{name}.npz").exists()]
     results = {name: measure(session, name) for name in sets}
     print(json.dumps(results, indent=1))
     if args.no_write:

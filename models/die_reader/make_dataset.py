@@ -38,6 +38,10 @@ REAL = ROOT.parent / "shared" / "datasets" / "real-d6-rune55"
 OUT = ROOT / "datasets" / "die_reader"
 
 
+HELD_OUT = ("val_real", "val_synth", "val_hard", "val_pile")
+"""The held-out sets written: the first two always, the others where asked for (--hard-val, --pile-frames)."""
+
+
 def dataset_dir(size: int) -> Path:
     """Where the crops of one size are kept: ``datasets/die_reader`` for the default size."""
     return OUT if size == CROP_SIZE else OUT.with_name(f"die_reader_{size}")

@@ -22,7 +22,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from models.die_reader.make_dataset import dataset_dir
+from models.die_reader.make_dataset import HELD_OUT, dataset_dir
 from models.die_reader.net import CHANNELS, DieReaderNet
 from models.portable import portable
 from vision.colours import PALETTE_NAMES
@@ -206,8 +206,8 @@ def main() -> None:
     generator = torch.Generator().manual_seed(args.seed)
     args.data = args.data or dataset_dir(args.size)  # the crops trained on, recorded in config.json
     train = load("train", args.size, args.data)
-    held_out = {name: load(name, args.size, args.data) for name in ("val_real", "val_synth", "val_hard", "val_pile")
-                if name in ("val_real", "val_synth") or (args.data / f"{name}.npz").exists()}  # fmt: skip
+    held_out = {name: load(name, args.size, args.data) for name in HELD_OUT
+                if name in HELD_OUT[:2] or (args.data / f"{name}.npz").exists()}  # fmt: skip
     model = DieReaderNet(standardise=args.standardise, size_head=args.size_head, channels=args.channels)
     name = "v5" if args.size_head else "v3" if args.strong else "v2" if args.standardise else "v1"
     if args.size != FIRST_SIZE or args.init:

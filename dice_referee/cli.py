@@ -307,7 +307,7 @@ def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.annotate import annotate
-    from vision.detect import MODELS, SECOND_LOOK, DiceDetector, ModelError, dice_to_json
+    from vision.detect import MODELS, DiceDetector, ModelError, dice_to_json
 
     if args.models is None:
         args.models = str(MODELS)
@@ -319,13 +319,17 @@ def run_detect(args: argparse.Namespace) -> int:
 
     try:
         models = Path(args.models)
-        second_look = SECOND_LOOK if args.second_look is None else args.second_look
-        if second_look < 0 or second_look % 32:
-            print(f"dice-referee detect: --second-look must be 0 or a multiple of 32, not {second_look}",
+        folders = (models / "dice_detector", models / "die_reader")
+        if args.second_look is None:
+            vote = {} if args.confidence is None else {"vote": args.confidence}
+            detector = DiceDetector.for_photos(*folders, **vote)
+        elif args.second_look < 0 or args.second_look % 32:
+            print(f"dice-referee detect: --second-look must be 0 or a multiple of 32, not {args.second_look}",
                   file=sys.stderr)  # fmt: skip
             return 2
-        detector = DiceDetector(models / "dice_detector", models / "die_reader", confidence=args.confidence,
-                                second_look=second_look or None)  # fmt: skip
+        else:
+            threshold = {} if args.confidence is None else {"confidence": args.confidence}
+            detector = DiceDetector(*folders, **threshold, second_look=args.second_look or None)
     except ModelError as error:
         print(f"dice-referee detect: {error}", file=sys.stderr)
         return 2
@@ -753,10 +757,13 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
-    detect.add_argument("--confidence", type=float, default=0.35, help="detector threshold (default 0.35)")
+    detect.add_argument("--confidence", type=float, help="the detector's threshold: the mean score a die needs over "
+                        "the looks (default 0.3), or with --second-look the score a look gives it (default 0.35)")  # fmt: skip
     detect.add_argument("--second-look", type=int, default=None, metavar="PX",
-                        help="where the first look may have missed a die, look again at this input size "
-                             "(default 512; 0: one look, as the camera's frames are read)")  # fmt: skip
+                        help="read each image in one look at 416 and, where it may have missed a die, a "
+                             "second at this input size (e.g. 512; 0: one look, as the camera's frames are "
+                             "read) instead of the default: six looks (416, 512, 640 px, each also mirrored) "
+                             "voting on each die")  # fmt: skip
     detect.add_argument("--colours", metavar="NAME,NAME,...",
                         help="the dice colours in play (e.g. red,blue,green,white): every die is read as one "
                              "of them")  # fmt: skip

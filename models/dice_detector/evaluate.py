@@ -1,7 +1,7 @@
 """Measures the shipped dice reader (detector + die reader) the way the issue states its targets.
 
     python -m models.dice_detector.evaluate [--real DIR] [--synthetic 150] [--hard 150] [--games 3] [--speed 30]
-        [--observation] [--second-look 512]
+        [--observation] [--second-look PX]
 
 - Real photos never trained on (the ``val`` split of real-d6-rune55, or any folder of images with
   YOLO labels ``class = pips - 1``): a die is *read right* when a detection overlaps it with IoU >= 0.5
@@ -13,11 +13,13 @@
   deep colours; the kinds real photos showed the reader failing on).
 - The built-in game's look (``--games N``): frames at rest of N rendered games on the play mat
   (1280x720, seeds never used for training), the same figures.
-- Photos (real and synthetic) are read as ``dice-referee detect`` reads them, with a second look where the
-  first may have missed a die (``--second-look``, ``vision.detect.SECOND_LOOK``); the built-in game's frames
-  as the table reads them, in one look.
+- Photos (real and synthetic) are read as ``dice-referee detect`` reads them: every look of
+  ``vision.detect.PHOTO_LOOKS`` votes on each die, and a die read unsurely has its pips read in more views
+  (``DiceDetector.for_photos``); ``--second-look PX`` reads them the earlier way instead, for a comparison (one
+  look at 416 and another at PX where the first may have missed a die; 0: one look). The built-in game's
+  frames are read as the table reads them, in one look.
 - Speed: median milliseconds per 1280x720 rendered frame for the whole reading (both stages), in one look as
-  the table reads its frames, and with the photos' second look (``speed_1280x720_photo``).
+  the table reads its frames, and as photos are read (``speed_1280x720_photo``).
 - With ``--observation``, the camera interpreter's observation model for these weights (misread faces and
   colours, misses by crowd, dice read twice, Biggys; ``models.observation.measure_reader``), written beside
   them as ``observation.json``: each shipped reader is shipped with its own.
@@ -439,17 +441,22 @@ def main() -> None:
     parser.add_argument("--sure", type=float, help="another confidence at which one turn is enough (a comparison)")
     parser.add_argument("--colour-sure", type=float,
                         help="another colour confidence at which one turn is enough (a comparison)")  # fmt: skip
-    parser.add_argument("--second-look", type=int, default=SECOND_LOOK, metavar="PX",
-                        help=f"the photos' second look (default {SECOND_LOOK}, as `dice-referee detect`; "
-                             "0: one look, a comparison); the frames of --games, --tables, --speed: one")  # fmt: skip
+    parser.add_argument("--second-look", type=int, metavar="PX",
+                        help="read the photos the earlier way, a comparison: one look, and a second at this "
+                             f"input size where the first may have missed a die (it was {SECOND_LOOK}; 0: one "
+                             "look); by default they are read as `dice-referee detect` reads them (the looks "
+                             "voted); the frames of --games, --tables, --speed: one look")  # fmt: skip
     args = parser.parse_args()
     options = {"confidence": args.confidence, "core": args.core, "rotations": args.turns, "sure": args.sure,
                "colour_sure": args.colour_sure}  # fmt: skip
     chosen = {k: v for k, v in options.items() if v is not None}
     folders = (args.detector or args.models / "dice_detector", args.models / "die_reader")
     one_look = DiceDetector(*folders, **chosen)  # as the table's frames are read
-    detector = DiceDetector(*folders, **chosen, second_look=args.second_look or None)  # as photos are
-    if args.detector or chosen or args.second_look != SECOND_LOOK:
+    if args.second_look is None:
+        detector = DiceDetector.for_photos(*folders, **chosen)  # as photos are read
+    else:
+        detector = DiceDetector(*folders, **chosen, second_look=args.second_look or None)
+    if args.detector or chosen or args.second_look is not None:
         args.no_write = True  # a comparison: the shipped metrics stay as they are
     results: dict[str, object] = {}
     if (args.real / "images").exists():
@@ -466,7 +473,7 @@ def main() -> None:
         results["tables_found"] = evaluate_tables(at_table, args.tables)
     if args.speed:
         results["speed_1280x720"] = measure_speed(one_look, args.speed)
-        if detector.second_look:
+        if detector.second_look or detector.looks:
             results["speed_1280x720_photo"] = measure_speed(detector, args.speed)
     print(json.dumps(results, indent=1))
     if args.observation:

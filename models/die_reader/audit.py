@@ -28,7 +28,7 @@ import onnxruntime as ort
 
 from models.dice_detector.evaluate import REAL, _judged, judged_dice, match, split_rows, yolo_labels
 from vision.crops import crop_die
-from vision.detect import MODELS, SECOND_LOOK, DiceDetector, read_crops
+from vision.detect import MODELS, DiceDetector, read_crops
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -129,7 +129,7 @@ def main() -> None:
         parser.error(f"no real dataset at {args.real} (expected split.csv there)")
     args.out.mkdir(parents=True, exist_ok=True)
     if args.end_to_end:
-        detector = DiceDetector(args.detector, args.weights.parent, second_look=SECOND_LOOK)  # as detect
+        detector = DiceDetector.for_photos(args.detector, args.weights.parent)  # as detect reads photos
         found, name = failures(detector, args.real, judged_dice()), "end_to_end.csv"
     else:
         session = ort.InferenceSession(str(args.weights), providers=["CPUExecutionProvider"])

@@ -757,8 +757,9 @@ def build_parser() -> argparse.ArgumentParser:
     detect.add_argument("paths", nargs="+", metavar="PATH", help="image files or folders of images")
     detect.add_argument("--json", action="store_true", help="one JSON line per image")
     detect.add_argument("--save-annotated", metavar="DIR", help="write each image with its dice labelled")
-    detect.add_argument("--confidence", type=float, help="the detector's threshold: the mean score a die needs over "
-                        "the looks (default 0.3), or with --second-look the score a look gives it (default 0.35)")  # fmt: skip
+    detect.add_argument("--confidence", type=float,
+                        help="the detector's threshold: the mean score a die needs over the looks (default 0.3), "
+                             "or with --second-look the score a look gives it (default 0.35)")  # fmt: skip
     detect.add_argument("--second-look", type=int, default=None, metavar="PX",
                         help="read each image in one look at 416 and, where it may have missed a die, a "
                              "second at this input size (e.g. 512; 0: one look, as the camera's frames are "

@@ -72,7 +72,8 @@ PHOTO_LOOKS = ((416, False), (416, True), (512, False), (512, True), (640, False
 Every look's boxes vote (:meth:`DiceDetector.find`): a die scored well by one look and not at all by the
 others is as doubtful as one that every look scores weakly. Chosen on the 753 real training photos (5,548
 dice), where it reads 85.74 % of the dice right against 84.77 % for 416 with a second look at 512 where a
-weak box lies on no die found, with as many boxes on no die (304 against 293): see the detector's TRIALS.
+weak box lies on no die found (86.43 % with ``pip_views``), with about as many boxes on no die (304 against
+293): see the detector's TRIALS. About four times the second look's time: for still photos only.
 The camera's frames keep one look (their dice are voted on over many frames, and the frame rate counts)."""
 PHOTO_VOTE = 0.3
 """A die of a photo's looks is kept when their mean score over it (0 for a look without a box on it) is over this."""

@@ -101,13 +101,13 @@ class _Looks(DiceDetector):
     """The second-look rule on boxes given by input size, without a network (``_candidates`` answers)."""
 
     def __init__(self, looks: dict[int, list[tuple[list[float], float]]], second_look: int | None = 512) -> None:
-        self.looks, self.seen = looks, []
+        self.by_size, self.seen, self.looks = looks, [], None
         self.input_size, self.second_look, self.faces = 416, second_look, False
         self.confidence, self.iou, self.core = 0.35, 0.5, 0.8
 
     def _candidates(self, image, size):
         self.seen.append(size)
-        boxes = self.looks.get(size, [])
+        boxes = self.by_size.get(size, [])
         return (np.array([b for b, _ in boxes], np.float64).reshape(-1, 4), np.array([c for _, c in boxes]),
                 np.zeros(len(boxes), np.int64))  # fmt: skip
 
@@ -131,6 +131,49 @@ def test_a_second_look_where_a_weak_box_lies_away_from_every_die_found():
     assert len(looks.find(np.zeros((640, 640, 3), np.uint8))) == 1 and looks.seen == [416]
     looks = _Looks({416: [([100, 100, 130, 130], 0.2)], 512: [([300, 300, 320, 320], 0.2)]})
     assert len(looks.find(np.zeros((640, 640, 3), np.uint8))) == 0 and looks.seen == [416, 512]
+
+
+class _Voters(DiceDetector):
+    """Looks voting on dice, without a network: the boxes each look (input size, mirrored) answers, in its own
+    picture's pixels (a mirrored look sees the photo mirrored; the photo's top-left pixel tells which)."""
+
+    def __init__(self, answers: dict[tuple[int, bool], list[tuple[list[float], float]]]) -> None:
+        self.answers, self.seen = answers, []
+        self.input_size, self.second_look, self.faces = 416, None, False
+        self.confidence, self.iou, self.core = 0.35, 0.5, 0.8
+        self.looks, self.vote = tuple(answers), 0.3
+
+    def _candidates(self, image, size):
+        look = (size, not image[0, 0, 0])
+        self.seen.append(look)
+        boxes = self.answers[look]
+        return (np.array([b for b, _ in boxes], np.float64).reshape(-1, 4), np.array([c for _, c in boxes]),
+                np.zeros(len(boxes), np.int64))  # fmt: skip
+
+
+def test_a_photo_s_looks_vote_on_each_die_and_keep_the_best_box():
+    """Six looks: a die every look scores (0.9-0.95) is kept with the best look's box, mirrored looks' boxes
+    turned back (x -> 640 - x); one that a single look scores 0.6 and the others not at all is dropped
+    (0.1 a look), though one look alone would keep it; one that every look scores 0.32 is kept (one look's
+    threshold, 0.35, would drop it); one at 0.28 everywhere is dropped."""
+    looks = [(416, False), (416, True), (512, False), (512, True), (640, False), (640, True)]
+    answers = {}
+    for size, mirrored in looks:
+        turn = (lambda b: [640 - b[2], b[1], 640 - b[0], b[3]]) if mirrored else (lambda b: b)
+        best = 0.95 if (size, mirrored) == (512, True) else 0.9
+        die = [10, 10, 50, 50] if best > 0.9 else [11, 10, 51, 50]
+        answers[(size, mirrored)] = [(turn(die), best), (turn([300, 300, 330, 330]), 0.32),
+                                     (turn([400, 300, 430, 330]), 0.28)]  # fmt: skip
+    answers[(416, False)].append(([100, 100, 130, 130], 0.6))
+    photo = np.zeros((480, 640, 3), np.uint8)
+    photo[0, 0] = 255
+    voters = _Voters(answers)
+    found = voters.find(photo)
+    assert sorted(voters.seen) == sorted(looks)
+    assert found.xyxy.tolist() == [[10, 10, 50, 50], [300, 300, 330, 330]]
+    assert np.allclose(found.confidence, [(5 * 0.9 + 0.95) / 6, 0.32])
+    voters.vote = 0.35
+    assert voters.find(photo).xyxy.tolist() == [[10, 10, 50, 50]]
 
 
 @pytest.mark.parametrize(

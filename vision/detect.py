@@ -381,7 +381,8 @@ class DiceDetector:
 
         With ``second_look``, where the first look leaves a weak box (over :data:`WEAK`, under the threshold)
         overlapping none of the dice it found, the picture is looked at again at that larger input, and the
-        dice found there that overlap none found before (IoU under :data:`NEW_DIE_IOU`) are added.
+        dice found there that overlap none found before (IoU under :data:`NEW_DIE_IOU`) are added. With
+        ``looks``, every look votes on each die instead (:meth:`_voted`).
         """
         if self.looks:
             return self._voted(image, self.looks)

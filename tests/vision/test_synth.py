@@ -148,9 +148,9 @@ def test_black_white_and_grey_dice_vary_in_lightness_not_hue():
     from vision.synth.scene import ACHROMATIC
 
     for name in ACHROMATIC:
-        bodies = [scene_module._look(name, np.random.default_rng(seed), False)[1].body_bgr for seed in range(3000)]
+        bodies = [scene_module.set_look(name, np.random.default_rng(seed), False)[1].body_bgr for seed in range(3000)]
         assert {nearest_colour(body) for body in bodies} == {name}
         spread = [max(body) - min(body) for body in bodies]
         assert max(spread) <= 25 and np.mean(spread) < 8  # drawn channel by channel, the mean spread was about 20
-    reds = [scene_module._look("red", np.random.default_rng(seed), False)[1].body_bgr for seed in range(300)]
+    reds = [scene_module.set_look("red", np.random.default_rng(seed), False)[1].body_bgr for seed in range(300)]
     assert np.std([body[1] - body[2] for body in reds]) > 12  # a coloured set still varies in hue

@@ -23,12 +23,12 @@ from vision.synth.scene import (
     DIE_MM,
     DieLabel,
     Scene,
-    _look,
-    _post,
     draw_dice,
     hard_look,
     labelled,
+    photo_effects,
     seen,
+    set_look,
     shadows,
 )
 
@@ -122,7 +122,7 @@ def render_pile(seed: int, size: tuple[int, int] | None = None, effects: bool = 
             sets.append((str(name), hard_look(str(name), rng), True))
         else:
             any_colour = bool(rng.random() < 0.3)
-            drawn, look = _look(str(name), rng, any_colour)
+            drawn, look = set_look(str(name), rng, any_colour)
             sets.append((drawn, look, not any_colour))
         sizes.append(DIE_MM * float(rng.uniform(0.75, 1.3)))
     spread = float(np.mean(sizes)) * float(rng.uniform(0.35, 0.9)) * np.sqrt(count)
@@ -158,7 +158,7 @@ def render_pile(seed: int, size: tuple[int, int] | None = None, effects: bool = 
     ids, full_area = draw_dice(canvas, camera, [(pose, sets[kind][1]) for pose, kind in heap], light, scale, rng)
     image = cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA)
     if effects:
-        image = _post(image, rng)
+        image = photo_effects(image, rng)
     if effects and rng.random() < 0.45:  # the real photos are greyscale more often than not
         image = cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     stretch = (1.0, 1.0)

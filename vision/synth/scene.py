@@ -22,7 +22,17 @@ from vision.colours import PALETTE, nearest_colour
 from vision.synth.camera import Camera, look_at
 from vision.synth.dice import DieLook, DiePose, die_faces, draw_die
 
-__all__ = ["BIGGY_MM", "DIE_MM", "DieLabel", "Scene", "random_state", "render_scene", "shadows"]
+__all__ = [
+    "BIGGY_MM",
+    "DIE_MM",
+    "DieLabel",
+    "Scene",
+    "photo_effects",
+    "random_state",
+    "render_scene",
+    "set_look",
+    "shadows",
+]
 
 DIE_MM = 16.0
 BIGGY_MM = 24.0
@@ -112,7 +122,12 @@ def _body(palette: tuple[int, int, int], noise: np.ndarray, achromatic: bool) ->
     return tuple(int(np.clip(c + d, 0, 255)) for c, d in zip(palette, noise, strict=True))  # type: ignore[return-value]
 
 
-def _look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, DieLook]:
+def set_look(name: str, rng: np.random.Generator, any_colour: bool) -> tuple[str, DieLook]:
+    """How one set of dice is drawn: the name it is drawn as and its look.
+
+    Palette colour ``name``'s body (with ``any_colour``, a body of any colour, named after its nearest palette
+    colour), its pips and finish.
+    """
     if any_colour:
         hue, sat, val = rng.integers(0, 180), rng.integers(60, 256), rng.integers(50, 256)
         bgr = cv2.cvtColor(np.uint8([[[hue, sat, val]]]), cv2.COLOR_HSV2BGR)[0, 0]
@@ -376,7 +391,7 @@ def _hand(canvas: np.ndarray, ids: np.ndarray, rng: np.random.Generator, scale: 
         cv2.ellipse(ids, c, a, ang, 0, 360, 0, -1)
 
 
-def _post(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def photo_effects(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Light colour and strength, vignetting, blur, sensor noise and JPEG artefacts."""
     h, w = image.shape[:2]
     img = image.astype(np.float32)
@@ -441,7 +456,7 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
             name = str(next(drawn))
         if any_colour and colour is not state.neutral:
             arbitrary.add(colour)
-        looks[colour] = _look(name, rng, colour in arbitrary)
+        looks[colour] = set_look(name, rng, colour in arbitrary)
     if hard:
         hard_rng = np.random.default_rng([seed, 19])
         for colour, (name, _) in looks.items():
@@ -483,7 +498,7 @@ def render_scene(seed: int, state: GameState | None = None, size: tuple[int, int
 
     image = cv2.resize(canvas, (width, height), interpolation=cv2.INTER_AREA)
     if effects:
-        image = _post(image, rng)
+        image = photo_effects(image, rng)
     labels, hidden = [], []
     for index, (pose, reading, zone) in enumerate(dice):
         box, visible, die_size = seen(ids, full_area, index, scale)

@@ -479,7 +479,7 @@ class DiceDetector:
                      "body": np.zeros((0, 3), np.float32),
                      "colour_scores": np.zeros((0, len(PALETTE_NAMES)), np.float32)}  # fmt: skip
             return Detections(detections.xyxy, detections.confidence, {**detections.data, **empty})
-        crops = np.stack([crop_die(image, b, self.crop_size, self.crop_margin) for b in detections.xyxy])
+        crops = self._crops(image, detections.xyxy)
         pip_p, colour_p, fill = read_crops(self.reader, crops, 1)
         # Only these are read again, turned (most dice are read at once).
         unsure = (pip_p.max(1) < self.sure) | (colour_p.max(1) < self.colour_sure)
@@ -505,6 +505,10 @@ class DiceDetector:
         }
         return Detections(detections.xyxy, detections.confidence, data)
 
+    def _crops(self, image: np.ndarray, boxes: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+        """The die reader's input crops (N, S, S, 3) of ``boxes`` (xyxy) in ``image``."""
+        return np.stack([crop_die(image, box, self.crop_size, self.crop_margin) for box in boxes])
+
     def _pips_in_more_views(self, image: np.ndarray, boxes: np.ndarray, crops: np.ndarray, pip_p: np.ndarray,
                             ) -> np.ndarray:  # fmt: skip
         """``pip_p`` (the dice's pips read in their crops) averaged with more views of them, each in every turn.
@@ -514,9 +518,7 @@ class DiceDetector:
         size are read from the box as found.
         """
         views = [np.ascontiguousarray(crops[:, :, ::-1])]
-        for scale in PIP_SCALES:
-            views.append(np.stack([crop_die(image, scaled_box(box, scale), self.crop_size, self.crop_margin)
-                                   for box in boxes]))  # fmt: skip
+        views += [self._crops(image, [scaled_box(box, scale) for box in boxes]) for scale in PIP_SCALES]
         total = pip_p.copy()
         for view in views:
             total += read_crops(self.reader, view, self.rotations)[0]

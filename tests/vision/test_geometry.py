@@ -107,7 +107,11 @@ class _Looks(DiceDetector):
 
     def _candidates(self, image, size):
         self.seen.append(size)
-        boxes = self.by_size.get(size, [])
+        return self._answer(self.by_size.get(size, []))
+
+    @staticmethod
+    def _answer(boxes: list[tuple[list[float], float]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes and scores given as ``(box, score)`` pairs, as ``_candidates`` returns them."""
         return (np.array([b for b, _ in boxes], np.float64).reshape(-1, 4), np.array([c for _, c in boxes]),
                 np.zeros(len(boxes), np.int64))  # fmt: skip
 
@@ -133,22 +137,18 @@ def test_a_second_look_where_a_weak_box_lies_away_from_every_die_found():
     assert len(looks.find(np.zeros((640, 640, 3), np.uint8))) == 0 and looks.seen == [416, 512]
 
 
-class _Voters(DiceDetector):
+class _Voters(_Looks):
     """Looks voting on dice, without a network: the boxes each look (input size, mirrored) answers, in its own
     picture's pixels (a mirrored look sees the photo mirrored; the photo's top-left pixel tells which)."""
 
     def __init__(self, answers: dict[tuple[int, bool], list[tuple[list[float], float]]]) -> None:
-        self.answers, self.seen = answers, []
-        self.input_size, self.second_look, self.faces = 416, None, False
-        self.confidence, self.iou, self.core = 0.35, 0.5, 0.8
-        self.looks, self.vote = tuple(answers), 0.3
+        super().__init__({}, second_look=None)
+        self.answers, self.looks, self.vote = answers, tuple(answers), 0.3
 
     def _candidates(self, image, size):
         look = (size, not image[0, 0, 0])
         self.seen.append(look)
-        boxes = self.answers[look]
-        return (np.array([b for b, _ in boxes], np.float64).reshape(-1, 4), np.array([c for _, c in boxes]),
-                np.zeros(len(boxes), np.int64))  # fmt: skip
+        return self._answer(self.answers[look])
 
 
 def test_a_photo_s_looks_vote_on_each_die_and_keep_the_best_box():
